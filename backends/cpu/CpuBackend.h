@@ -188,13 +188,13 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
 /// call's (`call`, with_call_head_dims), as the forward's are: rows of known width, faster code.
 attn_backward_fn cpu_backward_entry(const KernelIR& ir, HeadDims call);
 
-/// Gets cpu_backward_entry(ir, call) ready without waiting for it: generates its source now (here:
-/// Halide runs on one thread at a time, and its names then stay the same run to run), and compiles
-/// it in the background through the process loader, where cpu_backward_entry's own get() finds it
-/// (done, or in flight: the loader's single flight waits for it). The cpu backend's load calls it for
-/// KernelLoadOptions::backward_next (the Python package's first forward that autograd records),
-/// while the forward compiles, so that the two compiles run side by side. Errors are
-/// left for cpu_backward_entry to report. Pending compiles finish before the process exits.
+/// Gets cpu_backward_entry(ir, call) ready without waiting for it: generates its source now, and
+/// compiles it in the background through the process loader, where cpu_backward_entry's own get()
+/// finds it (done, or in flight: the loader's single flight waits for it). The cpu backend's load
+/// calls it on a second thread for KernelLoadOptions::backward_next (the Python package's first
+/// forward that autograd records), while it generates the forward's source, so that the two
+/// generations and then the two compiles run side by side. Errors are left for
+/// cpu_backward_entry to report. Pending compiles finish before the process exits.
 void prepare_cpu_backward(const KernelIR& ir, HeadDims call);
 
 }  // namespace attn

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <shared_mutex>
 
 #include "backends/cpu/HalideCppCodeGen.h"
 #include "backends/cpu/HalideTextPatches.h"
@@ -18,12 +19,21 @@ using Halide::Expr;
 using Halide::Param;
 using Halide::Argument;
 
-void stabilize_halide_name_counters() {
-  // A generation (every vector path of one kernel) takes a few tens of thousands of names from the
-  // busiest counter; this margin is several times that.
-  constexpr int kMargin = 400000;
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
+namespace {
+
+// A generation takes a few tens of thousands of names from the busiest counter; this margin is
+// several times that, for each of the generations that may run at once.
+constexpr int kMargin = 400000;
+
+std::shared_mutex& generations() {
+  static std::shared_mutex m;
+  return m;
+}
+
+// Whether some counter is within kMargin of its next digit count; with `advance`, moves each such
+// counter on to it. Reading a counter takes a name from it (a gap in the numbering, harmless).
+bool near_next_length(bool advance) {
+  bool near = false;
   for (int c = 1; c < 128; ++c) {
     int n = std::atoi(Internal::unique_name(char(c)).c_str() + 1);
     int64_t power = 10;
@@ -31,10 +41,26 @@ void stabilize_halide_name_counters() {
     // Close to the next digit: move on to it now, so no generation's names straddle two lengths.
     // From a fresh process this walks every counter to 100000 (six digits, 900000 names of room).
     while (power - n <= kMargin && power < (int64_t(1) << 31) / 10) {
+      near = true;
+      if (!advance) return true;
       for (; n < power; ++n) Internal::unique_name(char(c));
       power *= 10;
     }
   }
+  return near;
+}
+
+}  // namespace
+
+StableHalideNames::StableHalideNames() : generation_(generations()) {
+  if (!near_next_length(false)) return;
+  // Moving a counter on needs every other generation finished: rare (every ~10 generations).
+  generation_.unlock();
+  {
+    std::unique_lock<std::shared_mutex> alone(generations());
+    near_next_length(true);
+  }
+  generation_.lock();
 }
 
 Target halide_target(const CpuTarget& target) {

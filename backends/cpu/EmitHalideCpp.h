@@ -4,6 +4,7 @@
 #include <Halide.h>
 
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,21 @@ Halide::Target halide_target(const CpuTarget& target);
 
 /// Halide names temporaries "t123" from per-character counters, and the simplifier orders the
 /// operands of + and * by name: "t999" sorts after "t1000", so operand order would depend on how
-/// many names the process made before. Before each generation, a counter near its next digit count
-/// is advanced to it (the first call takes every counter to 100000), so the names of one generation
-/// share one length and sort by number, in a process that generates any number of kernels.
-void stabilize_halide_name_counters();
+/// many names the process made before. One generation holds a StableHalideNames: on its way in, a
+/// counter near its next digit count is advanced to it (the first takes every counter to 100000),
+/// so the names of one generation share one length and sort by number, in a process that generates
+/// any number of kernels. Generations run side by side (the cpu backend makes a forward's and its
+/// backward's sources on two threads); a counter moves on only while none is running, so that the
+/// names of one never straddle two lengths.
+class StableHalideNames {
+ public:
+  StableHalideNames();
+  StableHalideNames(const StableHalideNames&) = delete;
+  StableHalideNames& operator=(const StableHalideNames&) = delete;
+
+ private:
+  std::shared_lock<std::shared_mutex> generation_;
+};
 
 /// Halide's C++ for one pipeline and the runtime functions it calls (minus `halide_`).
 struct HalideCpp {

@@ -276,7 +276,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
   if (targets.empty()) throw std::logic_error("internal error: a CPU kernel source with no vector path");
   // Argument names meet the C preprocessor in the generated source.
   const KernelIR ir = with_emitted_names(user_ir);
-  stabilize_halide_name_counters();
+  const StableHalideNames names;  // held until the source is made
   CpuKernelSource src;
   std::string name = c_identifier(ir.name);
   src.entry = "attn_" + name;
@@ -319,7 +319,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
   using namespace attn::cpu;
   if (targets.empty()) throw std::logic_error("internal error: a CPU kernel source with no vector path");
   const KernelIR ir = with_emitted_names(user_ir);
-  stabilize_halide_name_counters();
+  const StableHalideNames names;  // held until the source is made
   CpuKernelSource src;
   std::string name = c_identifier(ir.name);
   src.entry = "attn_" + name + "_backward";

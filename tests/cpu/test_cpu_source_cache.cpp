@@ -3,6 +3,7 @@
 // generated again, and kernels that differ only in names keep sources of their own.
 #define BOOST_TEST_MODULE cpu_source_cache
 #include <boost/test/unit_test.hpp>
+#include <future>
 
 #include "attn/loader.hpp"
 #include "backends/cpu/CpuBackend.h"
@@ -73,4 +74,20 @@ BOOST_AUTO_TEST_CASE(a_later_loader_takes_the_stored_source_and_a_bad_one_is_reg
   Loader memory(o);
   BOOST_TEST(host_kernel_request(*ir, memory).source == first.source);
   BOOST_TEST(!memory.load_blob(name).has_value());
+}
+
+// The cpu backend generates a forward's and its backward's sources on two threads at once
+// (KernelLoadOptions::backward_next): each must be the source that generating it alone gives, so
+// that `attnc compile`, the disk cache's keys and the checked-in sources never depend on timing.
+BOOST_AUTO_TEST_CASE(sources_generated_side_by_side_are_the_ones_generated_alone) {
+  auto ir = lower_text(kProgram, "biased");
+  const std::string forward = generate_cpu_kernel(*ir, host_cpu_target()).source;
+  const std::string backward = generate_cpu_backward(*ir, host_cpu_target()).source;
+  for (int round = 0; round < 2; ++round) {
+    std::future<std::string> b =
+        std::async(std::launch::async, [&] { return generate_cpu_backward(*ir, host_cpu_target()).source; });
+    const std::string f = generate_cpu_kernel(*ir, host_cpu_target()).source;
+    BOOST_TEST((f == forward));
+    BOOST_TEST((b.get() == backward));
+  }
 }
