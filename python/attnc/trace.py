@@ -220,6 +220,21 @@ _LOGIC = {"__and__": ("&&", "&"), "__or__": ("||", "|"), "logical_and": ("&&", "
           "logical_or": ("||", "logical_or"), "bitwise_and": ("&&", "&"), "bitwise_or": ("||", "|")}
 
 
+# The names of Tensor's Python-level operators as the functions behind them spell them.
+_OPERATOR_SPELLINGS = {"__rdiv__": "__rtruediv__", "__div__": "__truediv__"}
+
+
+def _function_name(func):
+    """The name of the torch function __torch_function__ was given. Under Dynamo, a Tensor operator
+    written in Python (torch._tensor: `t / x` with a tensor on the right is Tensor.__rtruediv__)
+    arrives as its wrapper, named `wrapped`, without the name functools.wraps gave it; the function
+    it wraps has the name (`__rdiv__`)."""
+    name = getattr(func, "__name__", str(func))
+    if name == "wrapped":
+        name = getattr(getattr(func, "__wrapped__", None), "__name__", name)
+    return _OPERATOR_SPELLINGS.get(name, name)
+
+
 def _torch_call(name, args, kwargs):
     """A torch function or Tensor method applied to proxies, as .attn; None when unknown."""
     reflected = name.startswith("__r") and name[3:-2] in ("add", "sub", "mul", "truediv", "floordiv", "mod",
@@ -341,7 +356,7 @@ class Expr:
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
-        name = getattr(func, "__name__", str(func))
+        name = _function_name(func)
         result = _torch_call(name, args, kwargs or {})
         if result is None:
             owner = "torch.Tensor." if getattr(func, "__qualname__", "").startswith("Tensor.") or name.startswith("__") \

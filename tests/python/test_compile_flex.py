@@ -93,3 +93,26 @@ def test_training_script_compiles_to_one_graph_with_eager_gradients():
     eager_model.softcap = 7.5
     torch.testing.assert_close(compiled(x, block_mask), eager_model(x, block_mask), atol=1e-5, rtol=1e-5)
     assert attnc_torch._compiled.cache_info().misses == misses
+
+
+def test_a_number_held_in_a_tensor_changes_without_a_new_graph():
+    """Dynamo re-traces its graph for each new Python float a compiled function reads; a number held in
+    a captured tensor (indexed with a constant, the tensor on either side of an operator) is a kernel
+    argument it does not guard on: changed in place, it costs neither a graph nor a kernel."""
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(1, 2, 40, 16) for _ in range(3))
+    cap = torch.tensor([20.0])
+
+    def attend(q, k, v):
+        return flex_attention(q, k, v, score_mod=lambda s, b, h, i, j: cap[0] * torch.tanh(s / cap[0]))
+
+    compiled = torch.compile(attend, fullgraph=True)
+    for value in (20.0, 3.0):
+        cap.fill_(value)
+        expected = torch.softmax(value * torch.tanh(q @ k.transpose(-1, -2) / 4.0 / value), -1) @ v
+        torch.testing.assert_close(compiled(q, k, v), expected, atol=1e-5, rtol=1e-5)
+    assert counters["stats"]["unique_graphs"] == 1
