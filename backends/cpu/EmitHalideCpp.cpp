@@ -21,9 +21,13 @@ using Halide::Argument;
 
 namespace {
 
-// A generation takes a few tens of thousands of names from the busiest counter; this margin is
-// several times that, for each of the generations that may run at once.
-constexpr int kMargin = 400000;
+// The most names one generation took from the busiest counter ('_', Halide's temporaries) is
+// 13,346 (every vector path of a bf16 kernel: the samples and the gallery, 2026-12-07; a loader's
+// generation, one path, takes a third of that). The margin is 4.5 times that: room for two
+// generations at once with plenty to spare, and from a fresh process a counter walks to 10000 only
+// (127 counters x 10000 names, ~25 ms; walking them to 100000 took a quarter of a second, half of
+// a kernel's generation).
+constexpr int kMargin = 60000;
 
 std::shared_mutex& generations() {
   static std::shared_mutex m;
@@ -39,7 +43,7 @@ bool near_next_length(bool advance) {
     int64_t power = 10;
     while (power <= n) power *= 10;
     // Close to the next digit: move on to it now, so no generation's names straddle two lengths.
-    // From a fresh process this walks every counter to 100000 (six digits, 900000 names of room).
+    // From a fresh process this walks every counter to 10000 (five digits, 90000 names of room).
     while (power - n <= kMargin && power < (int64_t(1) << 31) / 10) {
       near = true;
       if (!advance) return true;

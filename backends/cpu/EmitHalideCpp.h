@@ -18,7 +18,7 @@ Halide::Target halide_target(const CpuTarget& target);
 /// Halide names temporaries "t123" from per-character counters, and the simplifier orders the
 /// operands of + and * by name: "t999" sorts after "t1000", so operand order would depend on how
 /// many names the process made before. One generation holds a StableHalideNames: on its way in, a
-/// counter near its next digit count is advanced to it (the first takes every counter to 100000),
+/// counter near its next digit count is advanced to it (the first takes every counter to 10000),
 /// so the names of one generation share one length and sort by number, in a process that generates
 /// any number of kernels. Generations run side by side (the cpu backend makes a forward's and its
 /// backward's sources on two threads); a counter moves on only while none is running, so that the

@@ -4,9 +4,11 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "backends/cpu/CpuFixedText.h"
 
@@ -14,20 +16,44 @@ namespace attn::cpu {
 
 namespace {
 
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// `code` with each word (a maximal run of [A-Za-z0-9_], what a regex's \b delimits) for which
+/// `replace` gives a text replaced by it. One pass: a kernel's source is a few hundred KB, and a
+/// std::regex per name over it took most of a generation's time.
+template <class Replace>
+std::string rewrite_words(const std::string& code, Replace replace) {
+  std::string out;
+  out.reserve(code.size() + code.size() / 8);
+  size_t i = 0;
+  const size_t n = code.size();
+  while (i < n) {
+    size_t start = i;
+    while (i < n && !is_word_char(code[i])) ++i;
+    out.append(code, start, i - start);
+    start = i;
+    while (i < n && is_word_char(code[i])) ++i;
+    if (i == start) continue;
+    const std::string_view word(code.data() + start, i - start);
+    if (std::optional<std::string> r = replace(word))
+      out += *r;
+    else
+      out.append(word);
+  }
+  return out;
+}
+
 /// Every `<prefix><digits>` word renumbered 0, 1, ... in order of first appearance; how many there were.
 std::string renumber(const std::string& code, const std::string& prefix, size_t* count) {
-  const std::regex temp("\\b" + prefix + "(\\d+)\\b");
-  std::map<std::string, int> ids;
-  std::string out;
-  out.reserve(code.size());
-  auto last = code.cbegin();
-  for (std::sregex_iterator it(code.begin(), code.end(), temp), end; it != end; ++it) {
-    out.append(last, it->prefix().second);
-    auto [pos, fresh] = ids.emplace(it->str(1), (int)ids.size());
-    out += prefix + std::to_string(pos->second);
-    last = it->suffix().first;
-  }
-  out.append(last, code.cend());
+  std::map<std::string, int, std::less<>> ids;
+  std::string out = rewrite_words(code, [&](std::string_view w) -> std::optional<std::string> {
+    if (w.size() <= prefix.size() || w.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+    const std::string_view digits = w.substr(prefix.size());
+    for (char c : digits)
+      if (c < '0' || c > '9') return std::nullopt;
+    auto [pos, fresh] = ids.emplace(std::string(digits), (int)ids.size());
+    return prefix + std::to_string(pos->second);
+  });
   *count = ids.size();
   return out;
 }
@@ -153,11 +179,13 @@ std::set<std::string> called_runtime_functions(const std::string& code) {
 
 std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,
                                      const std::string& prefix) {
-  for (const std::string& name : used) {
-    std::regex re("\\bhalide_" + name + "\\b");
-    code = std::regex_replace(code, re, prefix + name);
-  }
-  return code;
+  constexpr std::string_view kHalide = "halide_";
+  return rewrite_words(code, [&](std::string_view w) -> std::optional<std::string> {
+    if (w.size() <= kHalide.size() || w.compare(0, kHalide.size(), kHalide) != 0) return std::nullopt;
+    const std::string name(w.substr(kHalide.size()));
+    if (!used.count(name)) return std::nullopt;
+    return prefix + name;
+  });
 }
 
 std::string use_every_scalar(std::string code, const std::string& pipeline, const std::vector<Halide::Argument>& args) {
