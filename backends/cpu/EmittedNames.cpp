@@ -1,4 +1,4 @@
-// Renaming kernel arguments for generated C++: a Parameter substitution over the IR.
+// Kernel arguments for generated C++: a Parameter of the generation's own, renamed, substituted over the IR.
 #include "backends/cpu/EmittedNames.h"
 
 #include <map>
@@ -14,17 +14,21 @@ std::string emitted_name(const std::string& user_name) {
 
 namespace {
 
-// Replaces the variables and loads of renamed arguments.
+// Replaces the variables and loads of the arguments by their new Parameters.
 class RenameArguments : public HI::IRMutator {
  public:
   explicit RenameArguments(const std::map<std::string, HI::Parameter>& renamed) : renamed_(renamed) {}
 
   using HI::IRMutator::visit;
 
+  // A scalar argument's variable is named as its Parameter; a buffer's extents (bounded
+  // reductions) are `<name>.extent.<d>` and the like, on the buffer's Parameter.
   Halide::Expr visit(const HI::Variable* v) override {
-    auto it = renamed_.find(v->name);
-    if (!v->param.defined() || it == renamed_.end()) return v;
-    return HI::Variable::make(v->type, it->second.name(), it->second);
+    if (!v->param.defined()) return v;
+    const std::string& old = v->param.name();
+    auto it = renamed_.find(old);
+    if (it == renamed_.end() || v->name.compare(0, old.size(), old) != 0) return v;
+    return HI::Variable::make(v->type, it->second.name() + v->name.substr(old.size()), it->second);
   }
 
   Halide::Expr visit(const HI::Call* c) override {
@@ -46,9 +50,7 @@ KernelIR with_emitted_names(const KernelIR& ir) {
   KernelIR out = ir;
   std::map<std::string, HI::Parameter> renamed;
   for (KernelArg& a : out.args) {
-    std::string name = emitted_name(a.param.name());
-    if (name == a.param.name()) continue;
-    HI::Parameter p(a.param.type(), a.param.is_buffer(), a.param.dimensions(), name);
+    HI::Parameter p(a.param.type(), a.param.is_buffer(), a.param.dimensions(), emitted_name(a.param.name()));
     renamed[a.param.name()] = p;
     a.param = p;
   }

@@ -13,8 +13,11 @@ namespace attn::cpu {
 /// prefix. Ordinary names keep their spelling; the mapping is one-to-one.
 std::string emitted_name(const std::string& user_name);
 
-/// `ir` with every argument's Parameter (what the printed code names) renamed by emitted_name;
-/// `KernelArg::name` stays the user's name, for messages. `ir` itself when nothing changes.
+/// `ir` with a Parameter of its own for every argument (what the printed code names), renamed by
+/// emitted_name; `KernelArg::name` stays the user's name, for messages. Its own: a generation
+/// relaxes its buffers' stride constraints, and a Parameter is a handle to shared, mutable
+/// contents, so two generations of one kernel (a forward's and its backward's, on two threads)
+/// must not share them.
 KernelIR with_emitted_names(const KernelIR& ir);
 
 }  // namespace attn::cpu

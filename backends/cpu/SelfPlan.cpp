@@ -55,7 +55,7 @@ std::vector<int> positions(const std::vector<std::string>& names, const std::vec
     bool found = false;
     for (const KernelArg& a : args) {
       if (a.kind != kind) continue;
-      if (a.name == name) {
+      if (a.param.name() == name) {  // the plan names the Parameters (emitted_name)
         found = true;
         break;
       }

@@ -503,6 +503,10 @@ kernel nested(n: int) {
   mask = all(i < n: any(j < n: (q + i + j) % 5 != kv % 5)) || q == kv;
   lse = true;
 }
+kernel renamed(_topk: tensor<i32>[batch, heads, tiles, top_k], _n: int) {
+  mask = any(j < top_k: _topk[b, h, q // 16, j] == kv // 16) || kv < _n;
+  lse = true;
+}
 )";
   std::mt19937 rng(23);
   const Shape s{2, 2, 1, 70, 90, 16, 16};
@@ -533,6 +537,10 @@ kernel nested(n: int) {
     for (double n : {0.0, 4.0}) run("rope", {{"rq", rq}, {"rk", rk}}, {{"n", n}});
   }
   for (double n : {0.0, 1.0, 3.0}) run("nested", {}, {{"n", n}});
+  // Names that start with `_` are `u_`-prefixed in the emitted C++ (emitted_name): the reduction's
+  // bound, the run-time plan's buffer and scalar tables follow (the plan's tables failed with an
+  // internal error before 2026-12-07).
+  run("renamed", {{"_topk", ints({s.B, s.Hq, 5, 2}, 6)}}, {{"_n", 3.0}});
   // A read out of range inside a reduction is the kernel's error, as anywhere.
   const CpuCompiled& c = compile_cpu(kReductions, "vsa");
   KernelInputs in;
