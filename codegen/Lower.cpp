@@ -322,9 +322,9 @@ class Lowering {
       case ExprKind::Paren: return eval(*e.operands[0], env);
       case ExprKind::Name: return eval_name(e, env);
       case ExprKind::Unary: {
-        if (e.text == "!") return val(!as_bool(eval(*e.operands[0], env), env));
+        if (e.text() == "!") return val(!as_bool(eval(*e.operands[0], env), env));
         Expr x = value_expr(*e.operands[0], env);
-        if (e.text == "~") {
+        if (e.text() == "~") {
           if (const int64_t* v = HI::as_const_int(x)) return val(Expr(static_cast<int32_t>(~*v)));
           return val(~x);
         }
@@ -390,7 +390,7 @@ class Lowering {
     Value body = eval(*e.operands[0], inner);
     Reduction op = Reduction::Sum;
     for (int i = 0; i < 5; ++i)
-      if (e.text == kReductionNames[i]) op = static_cast<Reduction>(i);
+      if (e.text() == kReductionNames[i]) op = static_cast<Reduction>(i);
     Expr b = op == Reduction::Any || op == Reduction::All ? as_bool(body, inner) : force(body, inner);
     if (b.type().is_float()) b = to_float(b);
     return make_reduction(op, name, extent, b);
@@ -443,7 +443,7 @@ class Lowering {
   // helpers kept out (split out, it costs ~400 bytes more a level). Clang keeps it small without
   // that, and inlined under AddressSanitizer every level pays for its locals' redzones.
   ATTN_BINARY_INLINE Expr binary(const attn::Expr& e, const Env& env) {
-    std::string_view op = e.text;
+    std::string_view op = e.text();
     if (op == "&&" || op == "||") {
       Expr a = as_bool(eval(*e.operands[0], env), env), b = as_bool(eval(*e.operands[1], env), env);
       return op == "&&" ? (a && b) : (a || b);
@@ -518,7 +518,7 @@ class Lowering {
 
   Value eval_call(const attn::Expr& e, const Env& env) {
     const attn::Expr& callee = *e.operands[0];
-    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text, e, env));
+    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text(), e, env));
     if (callee.ref.kind == SymbolRef::Param) {
       auto c = std::make_shared<Closure>();
       c->param = callee.ref.param;
@@ -622,7 +622,7 @@ class Lowering {
         return;
       }
       case KernelOption::DType:
-        ir.options.dtype = v.text == "bf16" ? DType::BF16 : v.text == "f16" ? DType::F16 : DType::F32;
+        ir.options.dtype = v.text() == "bf16" ? DType::BF16 : v.text() == "f16" ? DType::F16 : DType::F32;
         return;
       case KernelOption::HeadDim: ir.options.head_dim = static_cast<int>(*constant_value(v)); return;
       case KernelOption::ValueDim: ir.options.value_dim = static_cast<int>(*constant_value(v)); return;

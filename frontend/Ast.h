@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,29 +77,82 @@ struct Binding {
   NodeList<Binding> elements;     ///< a tuple binding's names (no value of their own)
 };
 
-/// An editor's analysis holds one per ~7 bytes of text, hence 120 bytes: a view for the text,
-/// NodeLists, a union for the literal values, a Type of 8 bytes and a SymbolRef of 16.
+/// An editor's analysis holds one per ~7 bytes of text, hence 72 bytes: what only some kinds
+/// have (a name's reference, a literal's value, a call's arguments, a let's or reduction's
+/// bindings) shares one slot, chosen by kind when the node is made; the text is a pointer and a
+/// 32-bit size and the folded value a flag and an i32, packed around the range.
 struct Expr {
-  ExprKind kind;
-  bool bool_value = false;  ///< BoolLit
+  ExprKind kind;  ///< fixed at construction but for Binary -> Pipe (the slot's member is by kind)
+
+ private:
+  bool has_folded_ = false;
+  uint32_t text_size_ = 0;
+
+ public:
   SourceRange range;
-  /// Name: the identifier; Unary/Binary: the operator; literals: the spelling. A view of the
-  /// source text (which the Program's SourceManager owns) or of a literal.
-  std::string_view text;
-  union {                   // which member: by `kind`
-    int64_t int_value = 0;  ///< IntLit
-    double float_value;     ///< FloatLit
-  };
+
+ private:
+  int32_t folded_ = 0;
+
+ public:
+  Type type;  ///< the expression's type (Sema)
+
+ private:
+  const char* text_ = "";
+
+ public:
   NodeList<ExprPtr> operands;
-  NodeList<Argument> args;
-  NodeList<Binding> bindings;
+  union {                        // which member: by `kind`; read no other
+    SymbolRef ref;               ///< Name: what it refers to (Sema); None in the kinds not below
+    int64_t int_value;           ///< IntLit
+    double float_value;          ///< FloatLit
+    bool bool_value;             ///< BoolLit
+    NodeList<Argument> args;     ///< Call
+    NodeList<Binding> bindings;  ///< Let, Reduce
+  };
 
-  SymbolRef ref;                  ///< Name: what it refers to (Sema)
-  Type type;                      ///< the expression's type (Sema)
-  std::optional<int32_t> folded;  ///< an int expression of constants: its value (Sema; ints are i32)
+  Expr(ExprKind k, SourceRange r);
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+  ~Expr();
 
-  Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
+  /// Name: the identifier; Unary/Binary: the operator; Reduce: its op; literals: the spelling. A
+  /// view of the source text (which the Program's SourceManager owns) or of a literal.
+  std::string_view text() const { return {text_, text_size_}; }
+  void set_text(std::string_view t) {
+    text_ = t.data();
+    text_size_ = static_cast<uint32_t>(t.size());
+  }
+  /// An int expression of constants: its value (Sema; ints are i32).
+  std::optional<int32_t> folded() const {
+    return has_folded_ ? std::optional<int32_t>(folded_) : std::nullopt;
+  }
+  void set_folded(std::optional<int32_t> v) {
+    has_folded_ = v.has_value();
+    folded_ = v.value_or(0);
+  }
 };
+
+inline Expr::Expr(ExprKind k, SourceRange r) : kind(k), range(r) {
+  switch (k) {
+    case ExprKind::IntLit: int_value = 0; break;
+    case ExprKind::FloatLit: float_value = 0; break;
+    case ExprKind::BoolLit: bool_value = false; break;
+    case ExprKind::Call: new (&args) NodeList<Argument>(); break;
+    case ExprKind::Let:
+    case ExprKind::Reduce: new (&bindings) NodeList<Binding>(); break;
+    default: new (&ref) SymbolRef(); break;
+  }
+}
+
+inline Expr::~Expr() {
+  if (kind == ExprKind::Call)
+    args.~NodeList();
+  else if (kind == ExprKind::Let || kind == ExprKind::Reduce)
+    bindings.~NodeList();
+}
+
+static_assert(sizeof(void*) != 8 || sizeof(Expr) == 72, "Expr's fields leave a hole");
 
 struct Param {
   std::string name;

@@ -292,19 +292,19 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
-      e->text = source_text(c->TRUE() ? c->TRUE() : c->FALSE());
-      e->bool_value = e->text == "true";
+      e->set_text(source_text(c->TRUE() ? c->TRUE() : c->FALSE()));
+      e->bool_value = e->text() == "true";
       return e;
     }
     if (auto* c = dynamic_cast<P::InfLitContext*>(ctx)) {
       auto e = make(ExprKind::InfLit, c);
-      e->text = "inf";
+      e->set_text("inf");
       return e;
     }
     if (auto* c = dynamic_cast<P::NameExprContext*>(ctx)) {
       if (!ok(c->name)) return nullptr;
       auto e = make(ExprKind::Name, c);
-      e->text = source_text(c->name);
+      e->set_text(source_text(c->name));
       return e;
     }
     // tuple: '(' expr (',' expr)+ ')'
@@ -344,15 +344,15 @@ class AstBuilder {
   // is -1); a decimal one a non-negative value.
   ExprPtr int_literal(AttnParser::IntLitContext* c) {
     auto e = make(ExprKind::IntLit, c);
-    e->text = source_text(c->INT());
+    e->set_text(source_text(c->INT()));
     std::string digits;
-    for (char ch : e->text)
+    for (char ch : e->text())
       if (ch != '_') digits += ch;
     bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
     const char* first = digits.data() + (hex ? 2 : 0);
     auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
     if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
-      diags_.error(e->range, "integer literal '" + std::string(e->text) + "' does not fit in 32 bits");
+      diags_.error(e->range, "integer literal '" + std::string(e->text()) + "' does not fit in 32 bits");
       e->int_value = 0;
     } else if (e->int_value > 2147483647) {
       e->int_value -= int64_t{1} << 32;
@@ -363,9 +363,9 @@ class AstBuilder {
   // FLOAT, `_` separators allowed.
   ExprPtr float_literal(AttnParser::FloatLitContext* c) {
     auto e = make(ExprKind::FloatLit, c);
-    e->text = source_text(c->FLOAT());
+    e->set_text(source_text(c->FLOAT()));
     std::string digits;
-    for (char ch : e->text)
+    for (char ch : e->text())
       if (ch != '_') digits += ch;
     e->float_value = std::strtod(digits.c_str(), nullptr);
     return e;
@@ -414,7 +414,7 @@ class AstBuilder {
       return nullptr;
     }
     auto e = make(ExprKind::Reduce, c);
-    e->text = op;
+    e->set_text(op);
     Binding var;
     var.name = spelling(c->var);
     var.name_range = range(c->var);
@@ -469,7 +469,7 @@ class AstBuilder {
     auto x = expr(inner);
     if (!x) return nullptr;
     auto e = make(k, ctx);
-    e->text = op;
+    e->set_text(op);
     e->operands.push_back(std::move(x));
     return e;
   }
@@ -481,7 +481,7 @@ class AstBuilder {
     auto r = expr(parts[1]);
     if (!l || !r) return nullptr;
     auto e = make(ExprKind::Binary, ctx);
-    e->text = op;
+    e->set_text(op);
     e->operands.push_back(std::move(l));
     e->operands.push_back(std::move(r));
     return e;

@@ -184,7 +184,7 @@ void Checker::check_kernel_option(Decl& k, KernelOption option, const std::strin
       return;
     }
     case KernelOption::DType:
-      if (v.kind != ExprKind::Name || (v.text != "f32" && v.text != "f16" && v.text != "bf16"))
+      if (v.kind != ExprKind::Name || (v.text() != "f32" && v.text() != "f16" && v.text() != "bf16"))
         diags_.error(v.range, "dtype must be f32, f16 or bf16");
       return;
     case KernelOption::HeadDim:

@@ -23,31 +23,31 @@ Type Checker::check(Expr& e, Context& c) {
 void Checker::fold(Expr& e) {
   auto value = [](const Expr& x) -> std::optional<int64_t> {
     if (x.type.kind != TypeKind::Int) return std::nullopt;
-    return x.folded;
+    return x.folded();
   };
-  e.folded.reset();
+  e.set_folded(std::nullopt);
   std::optional<int64_t> a, b;
   std::string_view op;
   switch (e.kind) {
-    case ExprKind::IntLit: e.folded = e.int_value; return;
-    case ExprKind::Paren: e.folded = value(*e.operands[0]); return;
+    case ExprKind::IntLit: e.set_folded(e.int_value); return;
+    case ExprKind::Paren: e.set_folded(value(*e.operands[0])); return;
     case ExprKind::Name:
       if (e.ref.kind == SymbolRef::Local && e.ref.local->value && !e.ref.local->is_reduction_var)
-        e.folded = value(*e.ref.local->value);
+        e.set_folded(value(*e.ref.local->value));
       return;
     case ExprKind::Unary:
-      if (e.text == "~") {
-        if (auto x = value(*e.operands[0])) e.folded = ~*x;
+      if (e.text() == "~") {
+        if (auto x = value(*e.operands[0])) e.set_folded(~*x);
         return;
       }
-      if (e.text != "-" || !(b = value(*e.operands[0]))) return;
+      if (e.text() != "-" || !(b = value(*e.operands[0]))) return;
       a = 0;
       break;
     case ExprKind::Binary:
       a = value(*e.operands[0]);
       b = value(*e.operands[1]);
       if (!a || !b) return;
-      op = e.text;
+      op = e.text();
       break;
     default: return;
   }
@@ -57,7 +57,7 @@ void Checker::fold(Expr& e) {
     diags_.error(e.range, int_overflow_message(op, *a, *b, *r));
     return;
   }
-  e.folded = r;
+  e.set_folded(r);
 }
 
 Type Checker::error_at(SourceRange r, std::string msg) {
@@ -76,13 +76,13 @@ Type Checker::check_impl(Expr& e, Context& c) {
     case ExprKind::Unary: {
       Type t = check(*e.operands[0], c);
       if (t.is_error()) return t;
-      if (e.text == "!") {
+      if (e.text() == "!") {
         if (!boolish(t))
           return error_at(e.operands[0]->range,
                           "operator '!' expects a boolean, found " + describe(*e.operands[0], t));
         return Type::of(TypeKind::Bool);
       }
-      if (e.text == "~") {
+      if (e.text() == "~") {
         if (t.kind != TypeKind::Int)
           return error_at(e.operands[0]->range,
                           "operator '~' expects an int, found " + describe(*e.operands[0], t));
@@ -202,13 +202,14 @@ Type Checker::check_reduce(Expr& e, Context& c) {
   c.locals.pop_back();
   if (body.is_error() || bound.is_error()) return Type::error();
   const Expr& b = *e.operands[0];
-  if (e.text == "any" || e.text == "all") {
+  if (e.text() == "any" || e.text() == "all") {
     if (!boolish(body))
-      return error_at(b.range, "'" + std::string(e.text) + "' reduces booleans, found " + describe(b, body));
+      return error_at(b.range,
+                      "'" + std::string(e.text()) + "' reduces booleans, found " + describe(b, body));
     return Type::of(TypeKind::Bool);
   }
   if (!body.is_numeric())
-    return error_at(b.range, "'" + std::string(e.text) + "' reduces numbers, found " + describe(b, body));
+    return error_at(b.range, "'" + std::string(e.text()) + "' reduces numbers, found " + describe(b, body));
   return body;
 }
 
@@ -219,7 +220,7 @@ Type Checker::as_value(const Type& t, const Context& c) {
 }
 
 Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
-  const std::string n(e.text);
+  const std::string n(e.text());
   for (auto it = c.locals.rbegin(); it != c.locals.rend(); ++it)
     if (it->name == n) {
       e.ref.kind = SymbolRef::Local;
@@ -311,7 +312,7 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
 Type Checker::check_binary(Expr& e, Context& c) {
   Type a = as_value(check(*e.operands[0], c), c), b = as_value(check(*e.operands[1], c), c);
   if (a.is_error() || b.is_error()) return Type::error();
-  std::string_view op = e.text;
+  std::string_view op = e.text();
   auto bad = [&](const char* expected) {
     const Expr& culprit =
         *e.operands[(op == "&&" || op == "||") ? (boolish(a) ? 1 : 0) : (a.is_numeric() ? 1 : 0)];
@@ -348,7 +349,7 @@ bool Checker::is_bit_operator(std::string_view op) {
 // Bit operators take ints. `&` and `|` between booleans are a slip for `&&` and `||`: the error
 // offers that fix. A constant shift count must be 0..31 (a run-time one is taken modulo 32).
 Type Checker::check_bit_operator(Expr& e, const Type& a, const Type& b) {
-  std::string_view op = e.text;
+  std::string_view op = e.text();
   if ((op == "&" || op == "|") && boolish(a) && boolish(b)) {
     std::string logical(op);
     logical += op;
@@ -364,10 +365,10 @@ Type Checker::check_bit_operator(Expr& e, const Type& a, const Type& b) {
       return error_at(e.operands[i]->range, "operator '" + std::string(op) + "' expects ints, found " +
                                                 describe(*e.operands[i], t));
   }
-  if ((op == "<<" || op == ">>") && e.operands[1]->folded &&
-      (*e.operands[1]->folded < 0 || *e.operands[1]->folded > 31))
+  if ((op == "<<" || op == ">>") && e.operands[1]->folded() &&
+      (*e.operands[1]->folded() < 0 || *e.operands[1]->folded() > 31))
     return error_at(e.operands[1]->range,
-                    "shift count " + std::to_string(*e.operands[1]->folded) + " is out of range 0..31");
+                    "shift count " + std::to_string(*e.operands[1]->folded()) + " is out of range 0..31");
   return Type::of(TypeKind::Int);
 }
 
@@ -380,19 +381,19 @@ bool Checker::is_comparison(std::string_view op) {
 const Expr* Checker::loose_bit_operator(const Expr& cmp) {
   for (const auto& o : cmp.operands) {
     if (o->kind != ExprKind::Binary) continue;
-    if (o->text == "&" || o->text == "|") return o.get();
-    if (is_comparison(o->text))
+    if (o->text() == "&" || o->text() == "|") return o.get();
+    if (is_comparison(o->text()))
       if (const Expr* inner = loose_bit_operator(*o)) return inner;
   }
   return nullptr;
 }
 
 Type Checker::misplaced_bit_operator(const Expr& bit) {
-  std::string logical(bit.text);
-  logical += bit.text;
+  std::string logical(bit.text());
+  logical += bit.text();
   SourceRange at = operator_range(bit);
-  Diagnostic& d = diags_.error(
-      at, "'" + std::string(bit.text) + "' binds tighter than comparisons; did you mean '" + logical + "'?");
+  Diagnostic& d = diags_.error(at, "'" + std::string(bit.text()) +
+                                       "' binds tighter than comparisons; did you mean '" + logical + "'?");
   d.fixes.push_back({at, logical});
   return Type::error();
 }
@@ -401,9 +402,9 @@ Type Checker::misplaced_bit_operator(const Expr& bit) {
 SourceRange Checker::operator_range(const Expr& e) const {
   const std::string& text = program_.sources.text(e.range.file);
   uint32_t from = e.operands[0]->range.end, to = e.operands[1]->range.begin;
-  size_t at = text.find(e.text, from);
+  size_t at = text.find(e.text(), from);
   if (at == std::string::npos || at >= to) return e.range;
-  return {e.range.file, static_cast<uint32_t>(at), static_cast<uint32_t>(at + e.text.size())};
+  return {e.range.file, static_cast<uint32_t>(at), static_cast<uint32_t>(at + e.text().size())};
 }
 
 Type Checker::check_index(Expr& e, Context& c) {
@@ -421,10 +422,10 @@ Type Checker::check_index(Expr& e, Context& c) {
   if (bt.is_error()) return bt;
   if (bt.kind != TypeKind::Tensor)
     return error_at(base.range,
-                    "'" + std::string(base.text) + "' is not a tensor; it is " + describe(base, bt));
+                    "'" + std::string(base.text()) + "' is not a tensor; it is " + describe(base, bt));
   size_t n = e.operands.size() - 1;
   if (n != bt.dims().size())
-    return error_at(e.range, "tensor '" + std::string(base.text) + "' has " +
+    return error_at(e.range, "tensor '" + std::string(base.text()) + "' has " +
                                  count(bt.dims().size(), "dimension") + " but is indexed with " +
                                  std::to_string(n));
   if (!ok) return Type::error();

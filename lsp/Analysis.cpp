@@ -54,15 +54,7 @@ class OccurrenceCollector {
 
   void expr(const Expr& e) {
     if (e.kind == ExprKind::Name) name(e);
-    for (const Binding& b : e.bindings) {
-      // A tuple binding `(x, y) = e` declares its elements; the pair itself has no name.
-      for (const Binding* n : names_of(b)) {
-        Occurrence o(OccurrenceKind::Local, n->name_range, true);
-        o.local = n;
-        out_.push_back(o);
-      }
-      if (b.value) expr(*b.value);
-    }
+    if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce) bindings(e);
     for (const auto& x : e.operands)
       if (x) expr(*x);
     if (e.kind == ExprKind::Call && !e.operands.empty()) {
@@ -71,6 +63,18 @@ class OccurrenceCollector {
         if (!a.name.empty()) argument_name(a, callee);
         if (a.value) expr(*a.value);
       }
+    }
+  }
+
+  void bindings(const Expr& e) {
+    for (const Binding& b : e.bindings) {
+      // A tuple binding `(x, y) = e` declares its elements; the pair itself has no name.
+      for (const Binding* n : names_of(b)) {
+        Occurrence o(OccurrenceKind::Local, n->name_range, true);
+        o.local = n;
+        out_.push_back(o);
+      }
+      if (b.value) expr(*b.value);
     }
   }
 
@@ -120,7 +124,7 @@ class OccurrenceCollector {
       out_.push_back(o);
       return;
     }
-    if (callee.ref.kind != SymbolRef::Decl) return;
+    if (callee.kind != ExprKind::Name || callee.ref.kind != SymbolRef::Decl) return;
     for (const Param& p : callee.ref.decl->params)
       if (p.name == a.name) {
         o.kind = OccurrenceKind::Param;

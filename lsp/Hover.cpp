@@ -66,12 +66,14 @@ const Expr* innermost(const Expr& e, uint32_t offset) {
   for (const auto& x : e.operands)
     if (x)
       if (const Expr* in = innermost(*x, offset)) return in;
-  for (const Argument& arg : e.args)
-    if (arg.value)
-      if (const Expr* in = innermost(*arg.value, offset)) return in;
-  for (const Binding& b : e.bindings)
-    if (b.value)
-      if (const Expr* in = innermost(*b.value, offset)) return in;
+  if (e.kind == ExprKind::Call)
+    for (const Argument& arg : e.args)
+      if (arg.value)
+        if (const Expr* in = innermost(*arg.value, offset)) return in;
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce)
+    for (const Binding& b : e.bindings)
+      if (b.value)
+        if (const Expr* in = innermost(*b.value, offset)) return in;
   return &e;
 }
 
