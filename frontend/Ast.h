@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/Arena.h"
 #include "frontend/NodeList.h"
 #include "frontend/Source.h"
 #include "frontend/Types.h"
@@ -57,7 +58,11 @@ struct SymbolRef {
 };
 
 struct Expr;
-using ExprPtr = std::unique_ptr<Expr>;
+/// Runs an expression's destructor: its memory is its module's Arena's.
+struct ExprDelete {
+  void operator()(Expr* e) const;
+};
+using ExprPtr = std::unique_ptr<Expr, ExprDelete>;
 
 /// A call argument: positional (`name` empty) or named (`q = e`).
 struct Argument {
@@ -101,7 +106,7 @@ struct Expr {
   const char* text_ = "";
 
  public:
-  NodeList<ExprPtr> operands;
+  ArenaArray<ExprPtr> operands;
   union {                        // which member: by `kind`; read no other
     SymbolRef ref;               ///< Name: what it refers to (Sema); None in the kinds not below
     int64_t int_value;           ///< IntLit
@@ -151,6 +156,8 @@ inline Expr::~Expr() {
   else if (kind == ExprKind::Let || kind == ExprKind::Reduce)
     bindings.~NodeList();
 }
+
+inline void ExprDelete::operator()(Expr* e) const { e->~Expr(); }
 
 static_assert(sizeof(void*) != 8 || sizeof(Expr) == 72, "Expr's fields leave a hole");
 
@@ -203,6 +210,7 @@ struct Import {
 
 /// One parsed .attn file.
 struct Module {
+  Arena arena;  ///< the expressions of `decls` (declared first: freed after them)
   FileId file = 0;
   std::string name;  ///< "std.masks" for stdlib modules, else the path as given
   std::vector<Import> imports;

@@ -135,6 +135,7 @@ class AstBuilder {
 
   std::unique_ptr<Module> build(AttnParser::FileContext* file) {
     auto m = std::make_unique<Module>();
+    arena_ = &m->arena;
     m->file = file_;
     for (auto* item : file->item()) {
       if (auto* imp = item->importDecl()) {
@@ -219,10 +220,11 @@ class AstBuilder {
       if (auto* e = it->expr()) {
         item.value = expr(e);
       } else if (auto* l = it->listValue()) {
-        auto list = std::make_unique<Expr>(ExprKind::List, range(l));
+        item.value = make(ExprKind::List, range(l));
+        std::vector<ExprPtr> elements;
         for (auto* e : l->expr())
-          if (auto x = expr(e)) list->operands.push_back(std::move(x));
-        item.value = std::move(list);
+          if (auto x = expr(e)) elements.push_back(std::move(x));
+        set_operands(*item.value, elements.data(), elements.size());
       }
       if (item.value) d->items.push_back(std::move(item));
     }
@@ -280,7 +282,13 @@ class AstBuilder {
     return Type::error();
   }
 
-  ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return std::make_unique<Expr>(k, range(ctx)); }
+  ExprPtr make(ExprKind k, SourceRange r) { return ExprPtr(arena_->make<Expr>(k, r)); }
+  ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return make(k, range(ctx)); }
+
+  // Moves `n` expressions from `items` into `e`'s operands (in the module's arena).
+  void set_operands(Expr& e, ExprPtr* items, size_t n) {
+    e.operands = ArenaArray<ExprPtr>(*arena_, items, n);
+  }
 
   // expr: a literal, name, parenthesized expression or tuple, operator, pipe, conditional, call,
   // index, reduction or let (grammar/Attn.g4 gives precedence by alternative order). Returns null
@@ -374,12 +382,14 @@ class AstBuilder {
   // An expression of kind `k` whose operands are `parts`, in order (a tuple, conditional, index).
   ExprPtr operand_list(ExprKind k, antlr4::ParserRuleContext* ctx,
                        const std::vector<AttnParser::ExprContext*>& parts) {
-    auto e = make(k, ctx);
+    std::vector<ExprPtr> operands;
     for (auto* p : parts) {
       auto x = expr(p);
       if (!x) return nullptr;
-      e->operands.push_back(std::move(x));
+      operands.push_back(std::move(x));
     }
+    auto e = make(k, ctx);
+    set_operands(*e, operands.data(), operands.size());
     return e;
   }
 
@@ -388,7 +398,7 @@ class AstBuilder {
     auto callee = expr(c->expr());
     if (!callee) return nullptr;
     auto e = make(ExprKind::Call, c);
-    e->operands.push_back(std::move(callee));
+    set_operands(*e, &callee, 1);
     for (auto* a : c->arg()) {
       Argument arg;
       if (a->name) {
@@ -423,7 +433,7 @@ class AstBuilder {
     auto body = expr(parts[1]);
     if (!var.value || !body) return nullptr;
     e->bindings.push_back(std::move(var));
-    e->operands.push_back(std::move(body));
+    set_operands(*e, &body, 1);
     return e;
   }
 
@@ -437,7 +447,7 @@ class AstBuilder {
     }
     auto body = expr(c->expr());
     if (!body || e->bindings.empty()) return nullptr;
-    e->operands.push_back(std::move(body));
+    set_operands(*e, &body, 1);
     return e;
   }
 
@@ -470,7 +480,7 @@ class AstBuilder {
     if (!x) return nullptr;
     auto e = make(k, ctx);
     e->set_text(op);
-    e->operands.push_back(std::move(x));
+    set_operands(*e, &x, 1);
     return e;
   }
 
@@ -482,14 +492,15 @@ class AstBuilder {
     if (!l || !r) return nullptr;
     auto e = make(ExprKind::Binary, ctx);
     e->set_text(op);
-    e->operands.push_back(std::move(l));
-    e->operands.push_back(std::move(r));
+    ExprPtr operands[] = {std::move(l), std::move(r)};
+    set_operands(*e, operands, 2);
     return e;
   }
 
   const SourceManager& sources_;
   FileId file_;
   DiagnosticEngine& diags_;
+  Arena* arena_ = nullptr;  ///< the module's being built
 };
 
 // Validates UTF-8 and maps every non-ASCII byte to DEL (0x7f), so that ANTLR's code-point indices
