@@ -260,14 +260,14 @@ const Decl* Analysis::decl_at(uint32_t offset) const {
 }
 
 std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
-                                        const std::string& text,
+                                        std::shared_ptr<const std::string> text,
                                         const std::map<std::string, std::string>& overlays) {
   auto a = std::make_shared<Analysis>();
   a->uri = uri;
   a->path = path;
   LoadOptions options;
   options.overlays = overlays;
-  a->program = load_program_text(path, text, options);
+  a->program = load_program_text(path, std::move(text), options);
   if (const Module* m = a->program->main()) a->main_file = m->file;
   OccurrenceCollector collect(a->occurrences);
   for (const auto& m : a->program->modules) collect.module(*m, a->program->sources);
@@ -277,6 +277,12 @@ std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::strin
       });
   a->occurrences.shrink_to_fit();  // held as long as the document is open
   return a;
+}
+
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        const std::string& text,
+                                        const std::map<std::string, std::string>& overlays) {
+  return analyze(uri, path, std::make_shared<const std::string>(text), overlays);
 }
 
 std::string decl_signature(const Decl& d) {

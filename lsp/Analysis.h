@@ -76,6 +76,10 @@ struct Analysis {
 
 /// Loads `text` as the document at `path` (other open documents as `overlays`) and indexes it.
 std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        std::shared_ptr<const std::string> text,
+                                        const std::map<std::string, std::string>& overlays);
+/// Same, with a copy of `text`.
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
                                         const std::string& text,
                                         const std::map<std::string, std::string>& overlays);
 

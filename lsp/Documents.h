@@ -16,7 +16,9 @@ constexpr size_t kDefaultMaxDocumentBytes = size_t{4} << 20;
 
 /// One open document.
 struct Document {
-  std::string uri, path, text;
+  std::string uri, path;
+  /// Shared with the analysis's SourceManager: a large document is held once.
+  std::shared_ptr<const std::string> text;
   int version = 0;
   /// Analysis of `text` with the other documents as they were; reset on any change.
   std::shared_ptr<const Analysis> analysis;
