@@ -39,7 +39,6 @@ class OccurrenceCollector {
     out_.push_back(o);
     for (const Param& p : d.params) {
       Occurrence po(OccurrenceKind::Param, p.name_range, true);
-      po.decl = &d;
       po.param = &p;
       out_.push_back(po);
     }
@@ -93,7 +92,6 @@ class OccurrenceCollector {
       case SymbolRef::Decl: o.decl = r.decl; break;
       case SymbolRef::Param:
         o.kind = OccurrenceKind::Param;
-        o.decl = r.param->owner;
         o.param = r.param;
         break;
       case SymbolRef::Local:
@@ -105,7 +103,6 @@ class OccurrenceCollector {
       case SymbolRef::Builtin: o.kind = OccurrenceKind::Builtin; break;
       case SymbolRef::Extent:  // a dimension name: it refers to the tensor parameter declaring it
         o.kind = OccurrenceKind::Param;
-        o.decl = r.param->owner;
         o.param = r.param;
         break;
     }
@@ -128,7 +125,6 @@ class OccurrenceCollector {
     for (const Param& p : callee.ref.decl->params)
       if (p.name == a.name) {
         o.kind = OccurrenceKind::Param;
-        o.decl = callee.ref.decl;
         o.param = &p;
         out_.push_back(o);
       }

@@ -24,7 +24,8 @@ std::string describe(const Analysis& a, const Occurrence& o) {
     case OccurrenceKind::Decl:
       return with_doc(code(decl_signature(*o.decl)), o.decl->doc) + origin(a, *o.decl);
     case OccurrenceKind::Param: {
-      std::string owner = o.decl ? std::string(decl_kind_name(o.decl->kind)) + " " + o.decl->name : "";
+      const Decl* d = o.param->owner;
+      std::string owner = d ? std::string(decl_kind_name(d->kind)) + " " + d->name : "";
       return code("(parameter) " + o.param->name + ": " + type_name(o.param->type)) +
              (owner.empty() ? "" : "\n\nparameter of `" + owner + "`");
     }
