@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <new>
 #include <utility>
@@ -43,47 +42,6 @@ class Arena {
   static constexpr size_t kFirstBlock = size_t{1} << 10, kMaxBlock = size_t{64} << 10;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   size_t used_ = 0, capacity_ = 0;
-};
-
-/// A fixed array in an Arena, for the operands of an expression (the parser knows how many when it
-/// makes one): a pointer and a 32-bit size, no capacity and no malloc block. It destroys its
-/// elements; the arena keeps their memory.
-template <class T>
-class ArenaArray {
- public:
-  ArenaArray() = default;
-  /// Moves `n` items from `items` into `arena`.
-  ArenaArray(Arena& arena, T* items, size_t n)
-      : data_(n ? static_cast<T*>(arena.allocate(n * sizeof(T), alignof(T))) : nullptr),
-        size_(static_cast<uint32_t>(n)) {
-    for (size_t i = 0; i < n; ++i) new (data_ + i) T(std::move(items[i]));
-  }
-  ArenaArray(ArenaArray&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-  ArenaArray& operator=(ArenaArray&& o) noexcept {
-    if (this != &o) {
-      destroy();
-      data_ = std::exchange(o.data_, nullptr);
-      size_ = std::exchange(o.size_, 0);
-    }
-    return *this;
-  }
-  ~ArenaArray() { destroy(); }
-
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const T* begin() const { return data_; }
-  const T* end() const { return data_ + size_; }
-  const T& operator[](size_t i) const { return data_[i]; }
-
- private:
-  void destroy() {
-    for (uint32_t i = 0; i < size_; ++i) data_[i].~T();
-    size_ = 0;
-  }
-
-  T* data_ = nullptr;
-  uint32_t size_ = 0;
 };
 
 }  // namespace attn

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,31 +82,30 @@ struct Binding {
   NodeList<Binding> elements;     ///< a tuple binding's names (no value of their own)
 };
 
-/// An editor's analysis holds one per ~7 bytes of text, hence 72 bytes: what only some kinds
+/// An editor's analysis holds one per ~7 bytes of text, hence 64 bytes: what only some kinds
 /// have (a name's reference, a literal's value, a call's arguments, a let's or reduction's
-/// bindings) shares one slot, chosen by kind when the node is made; the text is a pointer and a
-/// 32-bit size and the folded value a flag and an i32, packed around the range.
+/// bindings) shares one slot, chosen by kind when the node is made; the text and the operands
+/// are each a pointer and a 32-bit size, the sizes packed around the range.
 struct Expr {
   ExprKind kind;  ///< fixed at construction but for Binary -> Pipe (the slot's member is by kind)
 
  private:
-  bool has_folded_ = false;
   uint32_t text_size_ = 0;
 
  public:
   SourceRange range;
 
  private:
-  int32_t folded_ = 0;
+  uint32_t operand_count_ = 0;
 
  public:
   Type type;  ///< the expression's type (Sema)
 
  private:
   const char* text_ = "";
+  ExprPtr* operands_ = nullptr;  ///< in the module's arena
 
  public:
-  ArenaArray<ExprPtr> operands;
   union {                        // which member: by `kind`; read no other
     SymbolRef ref;               ///< Name: what it refers to (Sema); None in the kinds not below
     int64_t int_value;           ///< IntLit
@@ -128,14 +127,10 @@ struct Expr {
     text_ = t.data();
     text_size_ = static_cast<uint32_t>(t.size());
   }
-  /// An int expression of constants: its value (Sema; ints are i32).
-  std::optional<int32_t> folded() const {
-    return has_folded_ ? std::optional<int32_t>(folded_) : std::nullopt;
-  }
-  void set_folded(std::optional<int32_t> v) {
-    has_folded_ = v.has_value();
-    folded_ = v.value_or(0);
-  }
+  /// The children (see ExprKind), which the parser sets once.
+  std::span<const ExprPtr> operands() const { return {operands_, operand_count_}; }
+  /// Moves `n` expressions from `items` into the operands, in `arena` (the module's).
+  void set_operands(Arena& arena, ExprPtr* items, size_t n);
 };
 
 inline Expr::Expr(ExprKind k, SourceRange r) : kind(k), range(r) {
@@ -151,15 +146,22 @@ inline Expr::Expr(ExprKind k, SourceRange r) : kind(k), range(r) {
 }
 
 inline Expr::~Expr() {
+  for (uint32_t i = 0; i < operand_count_; ++i) operands_[i].~ExprPtr();
   if (kind == ExprKind::Call)
     args.~NodeList();
   else if (kind == ExprKind::Let || kind == ExprKind::Reduce)
     bindings.~NodeList();
 }
 
+inline void Expr::set_operands(Arena& arena, ExprPtr* items, size_t n) {
+  operands_ = static_cast<ExprPtr*>(arena.allocate(n * sizeof(ExprPtr), alignof(ExprPtr)));
+  for (size_t i = 0; i < n; ++i) new (operands_ + i) ExprPtr(std::move(items[i]));
+  operand_count_ = static_cast<uint32_t>(n);
+}
+
 inline void ExprDelete::operator()(Expr* e) const { e->~Expr(); }
 
-static_assert(sizeof(void*) != 8 || sizeof(Expr) == 72, "Expr's fields leave a hole");
+static_assert(sizeof(void*) != 8 || sizeof(Expr) == 64, "Expr's fields leave a hole");
 
 struct Param {
   std::string name;

@@ -285,10 +285,7 @@ class AstBuilder {
   ExprPtr make(ExprKind k, SourceRange r) { return ExprPtr(arena_->make<Expr>(k, r)); }
   ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return make(k, range(ctx)); }
 
-  // Moves `n` expressions from `items` into `e`'s operands (in the module's arena).
-  void set_operands(Expr& e, ExprPtr* items, size_t n) {
-    e.operands = ArenaArray<ExprPtr>(*arena_, items, n);
-  }
+  void set_operands(Expr& e, ExprPtr* items, size_t n) { e.set_operands(*arena_, items, n); }
 
   // expr: a literal, name, parenthesized expression or tuple, operator, pipe, conditional, call,
   // index, reduction or let (grammar/Attn.g4 gives precedence by alternative order). Returns null

@@ -99,7 +99,7 @@ class AstPrinter {
     if (!e.type.is_error()) text += " : " + type_name(e.type);
     line(depth, text, e.range);
     if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce) bindings(e, depth);
-    for (const auto& o : e.operands) expr(*o, depth + 1);
+    for (const auto& o : e.operands()) expr(*o, depth + 1);
     if (e.kind == ExprKind::Call) args(e, depth);
   }
 

@@ -24,13 +24,13 @@ std::optional<double> constant_value(const Expr& e) {
     case ExprKind::IntLit: return static_cast<double>(e.int_value);
     case ExprKind::FloatLit: return e.float_value;
     case ExprKind::InfLit: return INFINITY;
-    case ExprKind::Paren: return constant_value(*e.operands[0]);
+    case ExprKind::Paren: return constant_value(*e.operands()[0]);
     case ExprKind::Unary:
       if (e.text() == "-")
-        if (auto v = constant_value(*e.operands[0])) return -*v;
+        if (auto v = constant_value(*e.operands()[0])) return -*v;
       return std::nullopt;
     case ExprKind::Binary: {
-      auto a = constant_value(*e.operands[0]), b = constant_value(*e.operands[1]);
+      auto a = constant_value(*e.operands()[0]), b = constant_value(*e.operands()[1]);
       if (!a || !b) return std::nullopt;
       if (e.text() == "+") return *a + *b;
       if (e.text() == "-") return *a - *b;
@@ -58,8 +58,8 @@ Type numeric_join(const Type& a, const Type& b) {
 // How a value is described in messages: "mask 'causal'", "score modifier 'softcap'", or its type.
 std::string describe(const Expr& e, const Type& t) {
   const Expr* x = &e;
-  while (x->kind == ExprKind::Paren) x = x->operands[0].get();
-  const Expr* name = x->kind == ExprKind::Call ? x->operands[0].get() : x;
+  while (x->kind == ExprKind::Paren) x = x->operands()[0].get();
+  const Expr* name = x->kind == ExprKind::Call ? x->operands()[0].get() : x;
   if (name->kind == ExprKind::Name && name->ref.kind == SymbolRef::Decl) {
     if (name->ref.decl->kind == DeclKind::Mask) return "mask '" + std::string(name->text()) + "'";
     if (name->ref.decl->kind == DeclKind::Score) return "score modifier '" + std::string(name->text()) + "'";

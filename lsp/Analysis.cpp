@@ -54,10 +54,10 @@ class OccurrenceCollector {
   void expr(const Expr& e) {
     if (e.kind == ExprKind::Name) name(e);
     if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce) bindings(e);
-    for (const auto& x : e.operands)
+    for (const auto& x : e.operands())
       if (x) expr(*x);
-    if (e.kind == ExprKind::Call && !e.operands.empty()) {
-      const Expr& callee = *e.operands[0];
+    if (e.kind == ExprKind::Call && !e.operands().empty()) {
+      const Expr& callee = *e.operands()[0];
       for (const Argument& a : e.args) {
         if (!a.name.empty()) argument_name(a, callee);
         if (a.value) expr(*a.value);

@@ -64,7 +64,7 @@ std::string describe(const Analysis& a, const Occurrence& o) {
 // The innermost expression of `e` whose range holds `offset`.
 const Expr* innermost(const Expr& e, uint32_t offset) {
   if (offset < e.range.begin || offset >= e.range.end) return nullptr;
-  for (const auto& x : e.operands)
+  for (const auto& x : e.operands())
     if (x)
       if (const Expr* in = innermost(*x, offset)) return in;
   if (e.kind == ExprKind::Call)
