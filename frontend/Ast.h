@@ -179,16 +179,17 @@ struct KernelItem {
   ExprPtr value;
 };
 
-enum class DeclKind { Mask, Score, Fn, Kernel };
+enum class DeclKind : uint8_t { Mask, Score, Fn, Kernel };
 
+/// The small fields first, so that they pack.
 struct Decl {
   DeclKind kind;
-  std::string name;
+  bool has_param_list = false;
   SourceRange range;  ///< the whole declaration
   SourceRange name_range;
-  bool has_param_list = false;
+  Type result;  ///< Fn: the declared result; Mask/Score: mask/score
+  std::string name;
   std::vector<Param> params;
-  Type result;                    ///< Fn: the declared result; Mask/Score: mask/score
   ExprPtr body;                   ///< Mask/Score/Fn
   std::vector<KernelItem> items;  ///< Kernel
   std::string doc;                ///< the `///` (or `//`) comment block right above, without markers

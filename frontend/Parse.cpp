@@ -211,6 +211,7 @@ class AstBuilder {
       d->has_param_list = true;
       d->params = params(k->paramList());
     }
+    d->items.reserve(k->kernelItem().size());
     for (auto* it : k->kernelItem()) {
       if (!ok(it->key)) continue;
       KernelItem item;
@@ -242,6 +243,7 @@ class AstBuilder {
 
   std::vector<Param> params(AttnParser::ParamListContext* pl) {
     std::vector<Param> out;
+    out.reserve(pl->param().size());
     for (auto* p : pl->param()) {
       if (!ok(p->name) || !p->type()) continue;
       Param param;
