@@ -129,7 +129,7 @@ struct Expr {
   }
   /// The children (see ExprKind), which the parser sets once.
   std::span<const ExprPtr> operands() const { return {operands_, operand_count_}; }
-  /// Moves `n` expressions from `items` into the operands, in `arena` (the module's).
+  /// Moves `n` expressions from `items` into the operands, in `arena` (the module's); once.
   void set_operands(Arena& arena, ExprPtr* items, size_t n);
 };
 
@@ -154,6 +154,7 @@ inline Expr::~Expr() {
 }
 
 inline void Expr::set_operands(Arena& arena, ExprPtr* items, size_t n) {
+  if (n == 0) return;
   operands_ = static_cast<ExprPtr*>(arena.allocate(n * sizeof(ExprPtr), alignof(ExprPtr)));
   for (size_t i = 0; i < n; ++i) new (operands_ + i) ExprPtr(std::move(items[i]));
   operand_count_ = static_cast<uint32_t>(n);
@@ -181,7 +182,8 @@ struct KernelItem {
 
 enum class DeclKind : uint8_t { Mask, Score, Fn, Kernel };
 
-/// The small fields first, so that they pack.
+/// A definition or kernel (an analysis holds one per ~90 bytes of text): the small fields come
+/// first, so that they pack.
 struct Decl {
   DeclKind kind;
   bool has_param_list = false;

@@ -10,7 +10,7 @@
 namespace attn::lsp {
 
 /// The largest document the server analyzes unless initializationOptions.maxDocumentBytes says
-/// otherwise: an analysis holds about 30 times the text (bench/results/lsp.md), and a larger one is
+/// otherwise: an analysis holds about 18 times the text (bench/results/lsp.md), and a larger one is
 /// rarely hand-written.
 constexpr size_t kDefaultMaxDocumentBytes = size_t{4} << 20;
 
