@@ -516,7 +516,9 @@ class Lowering {
     return Halide::select(b < zero, zero - ((zero - a) % (zero - b)), a % b);
   }
 
-  Value eval_call(const attn::Expr& e, const Env& env) {
+  // Not inlined: a chain of definitions recurses through eval once per level, and inlined, a call's
+  // locals widen that frame (clang then also keeps eval_impl out of eval: see binary).
+  [[gnu::noinline]] Value eval_call(const attn::Expr& e, const Env& env) {
     const attn::Expr& callee = *e.operands()[0];
     if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text(), e, env));
     if (callee.ref.kind == SymbolRef::Param) {
