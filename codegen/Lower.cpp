@@ -261,7 +261,7 @@ class Lowering {
   // The closure a mask/score-typed expression denotes (for arguments and for `|>`).
   std::shared_ptr<const Closure> closure_of(const attn::Expr& e, const Env& env) {
     const attn::Expr* x = &e;
-    while (x->kind == ExprKind::Paren) x = x->operands[0].get();
+    while (x->kind == ExprKind::Paren) x = x->operands()[0].get();
     if (x->kind == ExprKind::Name || x->kind == ExprKind::Call || x->kind == ExprKind::Pipe) {
       Value v = eval(*x, env);
       if (v.closure) return v.closure;
@@ -319,12 +319,12 @@ class Lowering {
       case ExprKind::FloatLit: return val(Halide::Expr(static_cast<float>(e.float_value)));
       case ExprKind::InfLit: return val(HI::FloatImm::make(Halide::Float(32), INFINITY));
       case ExprKind::BoolLit: return val(e.bool_value ? HI::const_true() : HI::const_false());
-      case ExprKind::Paren: return eval(*e.operands[0], env);
+      case ExprKind::Paren: return eval(*e.operands()[0], env);
       case ExprKind::Name: return eval_name(e, env);
       case ExprKind::Unary: {
-        if (e.text == "!") return val(!as_bool(eval(*e.operands[0], env), env));
-        Expr x = value_expr(*e.operands[0], env);
-        if (e.text == "~") {
+        if (e.text() == "!") return val(!as_bool(eval(*e.operands()[0], env), env));
+        Expr x = value_expr(*e.operands()[0], env);
+        if (e.text() == "~") {
           if (const int64_t* v = HI::as_const_int(x)) return val(Expr(static_cast<int32_t>(~*v)));
           return val(~x);
         }
@@ -334,22 +334,22 @@ class Lowering {
       case ExprKind::Binary: return val(binary(e, env));
       case ExprKind::Pipe: {
         auto c = std::make_shared<Closure>();
-        c->first = closure_of(*e.operands[0], env);
-        c->second = closure_of(*e.operands[1], env);
+        c->first = closure_of(*e.operands()[0], env);
+        c->second = closure_of(*e.operands()[1], env);
         Value v;
         v.closure = c;
         return v;
       }
       case ExprKind::Cond: {
-        Expr cond = as_bool(eval(*e.operands[0], env), env);
-        Expr a = value_expr(*e.operands[1], env), b = value_expr(*e.operands[2], env);
+        Expr cond = as_bool(eval(*e.operands()[0], env), env);
+        Expr a = value_expr(*e.operands()[1], env), b = value_expr(*e.operands()[2], env);
         unify(a, b);
         return val(Halide::select(cond, a, b));
       }
       case ExprKind::Index: {
-        const Value& t = env.names.at(e.operands[0]->ref.param);
+        const Value& t = env.names.at(e.operands()[0]->ref.param);
         std::vector<Expr> args;
-        for (size_t i = 1; i < e.operands.size(); ++i) args.push_back(value_expr(*e.operands[i], env));
+        for (size_t i = 1; i < e.operands().size(); ++i) args.push_back(value_expr(*e.operands()[i], env));
         Expr load = HI::Call::make(t.tensor->param, args);
         return val(t.tensor->elem == ElemType::Bool ? load != HI::make_zero(load.type()) : load);
       }
@@ -361,12 +361,12 @@ class Lowering {
           for (size_t i = 0; i < b.elements.size(); ++i) inner.names[&b.elements[i]] = val(v.tuple[i]);
           if (b.elements.empty()) inner.names[&b] = v;
         }
-        return eval(*e.operands[0], inner);
+        return eval(*e.operands()[0], inner);
       }
       case ExprKind::Reduce: return val(reduce(e, env));
       case ExprKind::Tuple: {
         Value v;
-        for (const auto& x : e.operands) v.tuple.push_back(value_expr(*x, env));
+        for (const auto& x : e.operands()) v.tuple.push_back(value_expr(*x, env));
         return v;
       }
       case ExprKind::List: break;
@@ -387,10 +387,10 @@ class Lowering {
     std::string name = "attn_r" + std::to_string(reductions_++);
     Env inner = env;
     inner.names[&var] = val(HI::Variable::make(Halide::Int(32), name));
-    Value body = eval(*e.operands[0], inner);
+    Value body = eval(*e.operands()[0], inner);
     Reduction op = Reduction::Sum;
     for (int i = 0; i < 5; ++i)
-      if (e.text == kReductionNames[i]) op = static_cast<Reduction>(i);
+      if (e.text() == kReductionNames[i]) op = static_cast<Reduction>(i);
     Expr b = op == Reduction::Any || op == Reduction::All ? as_bool(body, inner) : force(body, inner);
     if (b.type().is_float()) b = to_float(b);
     return make_reduction(op, name, extent, b);
@@ -443,15 +443,15 @@ class Lowering {
   // helpers kept out (split out, it costs ~400 bytes more a level). Clang keeps it small without
   // that, and inlined under AddressSanitizer every level pays for its locals' redzones.
   ATTN_BINARY_INLINE Expr binary(const attn::Expr& e, const Env& env) {
-    std::string_view op = e.text;
+    std::string_view op = e.text();
     if (op == "&&" || op == "||") {
-      Expr a = as_bool(eval(*e.operands[0], env), env), b = as_bool(eval(*e.operands[1], env), env);
+      Expr a = as_bool(eval(*e.operands()[0], env), env), b = as_bool(eval(*e.operands()[1], env), env);
       return op == "&&" ? (a && b) : (a || b);
     }
-    Expr a = value_expr(*e.operands[0], env), b = value_expr(*e.operands[1], env);
+    Expr a = value_expr(*e.operands()[0], env), b = value_expr(*e.operands()[1], env);
     if (op == "/") return to_float(a) / to_float(b);
     unify(a, b);
-    if (op == "<<" || op == ">>") b = shift_count(*e.operands[1], b);
+    if (op == "<<" || op == ">>") b = shift_count(*e.operands()[1], b);
     if (auto folded = fold(e, op, a, b)) return *folded;
     if (op == "&") return a & b;
     if (op == "|") return a | b;
@@ -516,9 +516,11 @@ class Lowering {
     return Halide::select(b < zero, zero - ((zero - a) % (zero - b)), a % b);
   }
 
-  Value eval_call(const attn::Expr& e, const Env& env) {
-    const attn::Expr& callee = *e.operands[0];
-    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text, e, env));
+  // Not inlined: a chain of definitions recurses through eval once per level, and inlined, a call's
+  // locals widen that frame (clang then also keeps eval_impl out of eval: see binary).
+  [[gnu::noinline]] Value eval_call(const attn::Expr& e, const Env& env) {
+    const attn::Expr& callee = *e.operands()[0];
+    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text(), e, env));
     if (callee.ref.kind == SymbolRef::Param) {
       auto c = std::make_shared<Closure>();
       c->param = callee.ref.param;
@@ -622,7 +624,7 @@ class Lowering {
         return;
       }
       case KernelOption::DType:
-        ir.options.dtype = v.text == "bf16" ? DType::BF16 : v.text == "f16" ? DType::F16 : DType::F32;
+        ir.options.dtype = v.text() == "bf16" ? DType::BF16 : v.text() == "f16" ? DType::F16 : DType::F32;
         return;
       case KernelOption::HeadDim: ir.options.head_dim = static_cast<int>(*constant_value(v)); return;
       case KernelOption::ValueDim: ir.options.value_dim = static_cast<int>(*constant_value(v)); return;
@@ -632,8 +634,9 @@ class Lowering {
       case KernelOption::Backward: ir.options.backward = v.bool_value; return;
       case KernelOption::Block:
         if (v.kind == ExprKind::List) {
-          ir.options.block_q = static_cast<int>(*constant_value(*v.operands[0]));
-          ir.options.block_kv = static_cast<int>(*constant_value(*v.operands[v.operands.size() > 1 ? 1 : 0]));
+          ir.options.block_q = static_cast<int>(*constant_value(*v.operands()[0]));
+          ir.options.block_kv =
+              static_cast<int>(*constant_value(*v.operands()[v.operands().size() > 1 ? 1 : 0]));
         } else {
           ir.options.block_q = ir.options.block_kv = static_cast<int>(*constant_value(v));
         }

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <new>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "frontend/Arena.h"
 #include "frontend/NodeList.h"
 #include "frontend/Source.h"
 #include "frontend/Types.h"
@@ -56,7 +58,11 @@ struct SymbolRef {
 };
 
 struct Expr;
-using ExprPtr = std::unique_ptr<Expr>;
+/// Runs an expression's destructor: its memory is its module's Arena's.
+struct ExprDelete {
+  void operator()(Expr* e) const;
+};
+using ExprPtr = std::unique_ptr<Expr, ExprDelete>;
 
 /// A call argument: positional (`name` empty) or named (`q = e`).
 struct Argument {
@@ -76,29 +82,87 @@ struct Binding {
   NodeList<Binding> elements;     ///< a tuple binding's names (no value of their own)
 };
 
-/// An editor's analysis holds one per ~7 bytes of text, hence 120 bytes: a view for the text,
-/// NodeLists, a union for the literal values, a Type of 8 bytes and a SymbolRef of 16.
+/// An editor's analysis holds one per ~7 bytes of text, hence 64 bytes: what only some kinds
+/// have (a name's reference, a literal's value, a call's arguments, a let's or reduction's
+/// bindings) shares one slot, chosen by kind when the node is made; the text and the operands
+/// are each a pointer and a 32-bit size, the sizes packed around the range.
 struct Expr {
-  ExprKind kind;
-  bool bool_value = false;  ///< BoolLit
+  ExprKind kind;  ///< fixed at construction but for Binary -> Pipe (the slot's member is by kind)
+
+ private:
+  uint32_t text_size_ = 0;
+
+ public:
   SourceRange range;
-  /// Name: the identifier; Unary/Binary: the operator; literals: the spelling. A view of the
-  /// source text (which the Program's SourceManager owns) or of a literal.
-  std::string_view text;
-  union {                   // which member: by `kind`
-    int64_t int_value = 0;  ///< IntLit
-    double float_value;     ///< FloatLit
+
+ private:
+  uint32_t operand_count_ = 0;
+
+ public:
+  Type type;  ///< the expression's type (Sema)
+
+ private:
+  const char* text_ = "";
+  ExprPtr* operands_ = nullptr;  ///< in the module's arena
+
+ public:
+  union {                        // which member: by `kind`; read no other
+    SymbolRef ref;               ///< Name: what it refers to (Sema); None in the kinds not below
+    int64_t int_value;           ///< IntLit
+    double float_value;          ///< FloatLit
+    bool bool_value;             ///< BoolLit
+    NodeList<Argument> args;     ///< Call
+    NodeList<Binding> bindings;  ///< Let, Reduce
   };
-  NodeList<ExprPtr> operands;
-  NodeList<Argument> args;
-  NodeList<Binding> bindings;
 
-  SymbolRef ref;                  ///< Name: what it refers to (Sema)
-  Type type;                      ///< the expression's type (Sema)
-  std::optional<int32_t> folded;  ///< an int expression of constants: its value (Sema; ints are i32)
+  Expr(ExprKind k, SourceRange r);
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+  ~Expr();
 
-  Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
+  /// Name: the identifier; Unary/Binary: the operator; Reduce: its op; literals: the spelling. A
+  /// view of the source text (which the Program's SourceManager owns) or of a literal.
+  std::string_view text() const { return {text_, text_size_}; }
+  void set_text(std::string_view t) {
+    text_ = t.data();
+    text_size_ = static_cast<uint32_t>(t.size());
+  }
+  /// The children (see ExprKind), which the parser sets once.
+  std::span<const ExprPtr> operands() const { return {operands_, operand_count_}; }
+  /// Moves `n` expressions from `items` into the operands, in `arena` (the module's); once.
+  void set_operands(Arena& arena, ExprPtr* items, size_t n);
 };
+
+inline Expr::Expr(ExprKind k, SourceRange r) : kind(k), range(r) {
+  switch (k) {
+    case ExprKind::IntLit: int_value = 0; break;
+    case ExprKind::FloatLit: float_value = 0; break;
+    case ExprKind::BoolLit: bool_value = false; break;
+    case ExprKind::Call: new (&args) NodeList<Argument>(); break;
+    case ExprKind::Let:
+    case ExprKind::Reduce: new (&bindings) NodeList<Binding>(); break;
+    default: new (&ref) SymbolRef(); break;
+  }
+}
+
+inline Expr::~Expr() {
+  for (uint32_t i = 0; i < operand_count_; ++i) operands_[i].~ExprPtr();
+  if (kind == ExprKind::Call)
+    args.~NodeList();
+  else if (kind == ExprKind::Let || kind == ExprKind::Reduce)
+    bindings.~NodeList();
+}
+
+inline void Expr::set_operands(Arena& arena, ExprPtr* items, size_t n) {
+  if (n == 0) return;
+  operands_ = static_cast<ExprPtr*>(arena.allocate(n * sizeof(ExprPtr), alignof(ExprPtr)));
+  for (size_t i = 0; i < n; ++i) new (operands_ + i) ExprPtr(std::move(items[i]));
+  operand_count_ = static_cast<uint32_t>(n);
+}
+
+inline void ExprDelete::operator()(Expr* e) const { e->~Expr(); }
+
+static_assert(sizeof(void*) != 8 || sizeof(Expr) == 64, "Expr's fields leave a hole");
 
 struct Param {
   std::string name;
@@ -116,16 +180,18 @@ struct KernelItem {
   ExprPtr value;
 };
 
-enum class DeclKind { Mask, Score, Fn, Kernel };
+enum class DeclKind : uint8_t { Mask, Score, Fn, Kernel };
 
+/// A definition or kernel (an analysis holds one per ~90 bytes of text): the small fields come
+/// first, so that they pack.
 struct Decl {
   DeclKind kind;
-  std::string name;
+  bool has_param_list = false;
   SourceRange range;  ///< the whole declaration
   SourceRange name_range;
-  bool has_param_list = false;
+  Type result;  ///< Fn: the declared result; Mask/Score: mask/score
+  std::string name;
   std::vector<Param> params;
-  Type result;                    ///< Fn: the declared result; Mask/Score: mask/score
   ExprPtr body;                   ///< Mask/Score/Fn
   std::vector<KernelItem> items;  ///< Kernel
   std::string doc;                ///< the `///` (or `//`) comment block right above, without markers
@@ -149,6 +215,7 @@ struct Import {
 
 /// One parsed .attn file.
 struct Module {
+  Arena arena;  ///< the expressions of `decls` (declared first: freed after them)
   FileId file = 0;
   std::string name;  ///< "std.masks" for stdlib modules, else the path as given
   std::vector<Import> imports;

@@ -61,9 +61,11 @@ class InlineDepth {
     std::vector<const Decl*> out;
     auto add = [&](const Expr& e, auto& self) -> void {
       if (e.kind == ExprKind::Name && e.ref.kind == SymbolRef::Decl && e.ref.decl) out.push_back(e.ref.decl);
-      for (const auto& o : e.operands) self(*o, self);
-      for (const auto& a : e.args) self(*a.value, self);
-      for (const auto& b : e.bindings) self(*b.value, self);
+      for (const auto& o : e.operands()) self(*o, self);
+      if (e.kind == ExprKind::Call)
+        for (const auto& a : e.args) self(*a.value, self);
+      if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce)
+        for (const auto& b : e.bindings) self(*b.value, self);
     };
     if (d.body) add(*d.body, add);
     for (const KernelItem& item : d.items)
@@ -100,16 +102,17 @@ class InlineDepth {
     };
     if (e.kind == ExprKind::Name && e.ref.kind == SymbolRef::Decl && e.ref.decl)
       consider({level + inlined(e), &e});
-    for (const auto& o : e.operands) consider(walk(*o, level + 1));
-    for (const auto& b : e.bindings) consider(walk(*b.value, level + 1));
-    int deepest_arg = 0;
-    for (const auto& a : e.args) {
-      Deepest x = walk(*a.value, level + 1);
-      consider(x);
-      deepest_arg = std::max(deepest_arg, x.depth - level);
-    }
-    if (e.kind == ExprKind::Call && !e.operands.empty()) {
-      const Expr& callee = *e.operands[0];
+    for (const auto& o : e.operands()) consider(walk(*o, level + 1));
+    if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce)
+      for (const auto& b : e.bindings) consider(walk(*b.value, level + 1));
+    if (e.kind == ExprKind::Call && !e.operands().empty()) {
+      int deepest_arg = 0;
+      for (const auto& a : e.args) {
+        Deepest x = walk(*a.value, level + 1);
+        consider(x);
+        deepest_arg = std::max(deepest_arg, x.depth - level);
+      }
+      const Expr& callee = *e.operands()[0];
       if (callee.kind == ExprKind::Name && callee.ref.kind == SymbolRef::Decl && callee.ref.decl)
         consider({level + inlined(callee) + deepest_arg, &callee});
     }

@@ -135,6 +135,7 @@ class AstBuilder {
 
   std::unique_ptr<Module> build(AttnParser::FileContext* file) {
     auto m = std::make_unique<Module>();
+    arena_ = &m->arena;
     m->file = file_;
     for (auto* item : file->item()) {
       if (auto* imp = item->importDecl()) {
@@ -210,6 +211,7 @@ class AstBuilder {
       d->has_param_list = true;
       d->params = params(k->paramList());
     }
+    d->items.reserve(k->kernelItem().size());
     for (auto* it : k->kernelItem()) {
       if (!ok(it->key)) continue;
       KernelItem item;
@@ -219,10 +221,11 @@ class AstBuilder {
       if (auto* e = it->expr()) {
         item.value = expr(e);
       } else if (auto* l = it->listValue()) {
-        auto list = std::make_unique<Expr>(ExprKind::List, range(l));
+        item.value = make(ExprKind::List, range(l));
+        std::vector<ExprPtr> elements;
         for (auto* e : l->expr())
-          if (auto x = expr(e)) list->operands.push_back(std::move(x));
-        item.value = std::move(list);
+          if (auto x = expr(e)) elements.push_back(std::move(x));
+        set_operands(*item.value, elements.data(), elements.size());
       }
       if (item.value) d->items.push_back(std::move(item));
     }
@@ -240,6 +243,7 @@ class AstBuilder {
 
   std::vector<Param> params(AttnParser::ParamListContext* pl) {
     std::vector<Param> out;
+    out.reserve(pl->param().size());
     for (auto* p : pl->param()) {
       if (!ok(p->name) || !p->type()) continue;
       Param param;
@@ -280,7 +284,10 @@ class AstBuilder {
     return Type::error();
   }
 
-  ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return std::make_unique<Expr>(k, range(ctx)); }
+  ExprPtr make(ExprKind k, SourceRange r) { return ExprPtr(arena_->make<Expr>(k, r)); }
+  ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return make(k, range(ctx)); }
+
+  void set_operands(Expr& e, ExprPtr* items, size_t n) { e.set_operands(*arena_, items, n); }
 
   // expr: a literal, name, parenthesized expression or tuple, operator, pipe, conditional, call,
   // index, reduction or let (grammar/Attn.g4 gives precedence by alternative order). Returns null
@@ -292,19 +299,19 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
-      e->text = source_text(c->TRUE() ? c->TRUE() : c->FALSE());
-      e->bool_value = e->text == "true";
+      e->set_text(source_text(c->TRUE() ? c->TRUE() : c->FALSE()));
+      e->bool_value = e->text() == "true";
       return e;
     }
     if (auto* c = dynamic_cast<P::InfLitContext*>(ctx)) {
       auto e = make(ExprKind::InfLit, c);
-      e->text = "inf";
+      e->set_text("inf");
       return e;
     }
     if (auto* c = dynamic_cast<P::NameExprContext*>(ctx)) {
       if (!ok(c->name)) return nullptr;
       auto e = make(ExprKind::Name, c);
-      e->text = source_text(c->name);
+      e->set_text(source_text(c->name));
       return e;
     }
     // tuple: '(' expr (',' expr)+ ')'
@@ -344,15 +351,15 @@ class AstBuilder {
   // is -1); a decimal one a non-negative value.
   ExprPtr int_literal(AttnParser::IntLitContext* c) {
     auto e = make(ExprKind::IntLit, c);
-    e->text = source_text(c->INT());
+    e->set_text(source_text(c->INT()));
     std::string digits;
-    for (char ch : e->text)
+    for (char ch : e->text())
       if (ch != '_') digits += ch;
     bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
     const char* first = digits.data() + (hex ? 2 : 0);
     auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
     if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
-      diags_.error(e->range, "integer literal '" + std::string(e->text) + "' does not fit in 32 bits");
+      diags_.error(e->range, "integer literal '" + std::string(e->text()) + "' does not fit in 32 bits");
       e->int_value = 0;
     } else if (e->int_value > 2147483647) {
       e->int_value -= int64_t{1} << 32;
@@ -363,9 +370,9 @@ class AstBuilder {
   // FLOAT, `_` separators allowed.
   ExprPtr float_literal(AttnParser::FloatLitContext* c) {
     auto e = make(ExprKind::FloatLit, c);
-    e->text = source_text(c->FLOAT());
+    e->set_text(source_text(c->FLOAT()));
     std::string digits;
-    for (char ch : e->text)
+    for (char ch : e->text())
       if (ch != '_') digits += ch;
     e->float_value = std::strtod(digits.c_str(), nullptr);
     return e;
@@ -374,12 +381,14 @@ class AstBuilder {
   // An expression of kind `k` whose operands are `parts`, in order (a tuple, conditional, index).
   ExprPtr operand_list(ExprKind k, antlr4::ParserRuleContext* ctx,
                        const std::vector<AttnParser::ExprContext*>& parts) {
-    auto e = make(k, ctx);
+    std::vector<ExprPtr> operands;
     for (auto* p : parts) {
       auto x = expr(p);
       if (!x) return nullptr;
-      e->operands.push_back(std::move(x));
+      operands.push_back(std::move(x));
     }
+    auto e = make(k, ctx);
+    set_operands(*e, operands.data(), operands.size());
     return e;
   }
 
@@ -388,7 +397,7 @@ class AstBuilder {
     auto callee = expr(c->expr());
     if (!callee) return nullptr;
     auto e = make(ExprKind::Call, c);
-    e->operands.push_back(std::move(callee));
+    set_operands(*e, &callee, 1);
     for (auto* a : c->arg()) {
       Argument arg;
       if (a->name) {
@@ -414,7 +423,7 @@ class AstBuilder {
       return nullptr;
     }
     auto e = make(ExprKind::Reduce, c);
-    e->text = op;
+    e->set_text(op);
     Binding var;
     var.name = spelling(c->var);
     var.name_range = range(c->var);
@@ -423,7 +432,7 @@ class AstBuilder {
     auto body = expr(parts[1]);
     if (!var.value || !body) return nullptr;
     e->bindings.push_back(std::move(var));
-    e->operands.push_back(std::move(body));
+    set_operands(*e, &body, 1);
     return e;
   }
 
@@ -437,7 +446,7 @@ class AstBuilder {
     }
     auto body = expr(c->expr());
     if (!body || e->bindings.empty()) return nullptr;
-    e->operands.push_back(std::move(body));
+    set_operands(*e, &body, 1);
     return e;
   }
 
@@ -469,8 +478,8 @@ class AstBuilder {
     auto x = expr(inner);
     if (!x) return nullptr;
     auto e = make(k, ctx);
-    e->text = op;
-    e->operands.push_back(std::move(x));
+    e->set_text(op);
+    set_operands(*e, &x, 1);
     return e;
   }
 
@@ -481,15 +490,16 @@ class AstBuilder {
     auto r = expr(parts[1]);
     if (!l || !r) return nullptr;
     auto e = make(ExprKind::Binary, ctx);
-    e->text = op;
-    e->operands.push_back(std::move(l));
-    e->operands.push_back(std::move(r));
+    e->set_text(op);
+    ExprPtr operands[] = {std::move(l), std::move(r)};
+    set_operands(*e, operands, 2);
     return e;
   }
 
   const SourceManager& sources_;
   FileId file_;
   DiagnosticEngine& diags_;
+  Arena* arena_ = nullptr;  ///< the module's being built
 };
 
 // Validates UTF-8 and maps every non-ASCII byte to DEL (0x7f), so that ANTLR's code-point indices

@@ -91,13 +91,19 @@ class AstPrinter {
 
   void expr(const Expr& e, int depth) {
     std::string text = kind_name(e.kind);
-    if (!e.text.empty()) {
+    if (!e.text().empty()) {
       text += ' ';
-      text += e.text;
+      text += e.text();
     }
     if (e.kind == ExprKind::Name) text += ref_name(e.ref);
     if (!e.type.is_error()) text += " : " + type_name(e.type);
     line(depth, text, e.range);
+    if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce) bindings(e, depth);
+    for (const auto& o : e.operands()) expr(*o, depth + 1);
+    if (e.kind == ExprKind::Call) args(e, depth);
+  }
+
+  void bindings(const Expr& e, int depth) {
     for (const Binding& b : e.bindings) {
       std::string names = b.name;
       for (const Binding& x : b.elements) names += (names.empty() ? "(" : ", ") + x.name;
@@ -105,7 +111,9 @@ class AstPrinter {
       line(depth + 1, (b.is_reduction_var ? "Index " : "Binding ") + names, b.name_range);
       expr(*b.value, depth + 2);
     }
-    for (const auto& o : e.operands) expr(*o, depth + 1);
+  }
+
+  void args(const Expr& e, int depth) {
     for (const Argument& a : e.args) {
       if (!a.name.empty()) {
         line(depth + 1, "Named " + a.name, a.name_range);

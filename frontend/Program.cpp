@@ -51,7 +51,7 @@ class ModuleLoader {
 
   // Parses one module and, depth first, everything it imports. `stack` holds the chain of
   // modules being loaded, to name the cycle when an import closes one.
-  Module* load(const std::string& key, const std::string& display, std::string text) {
+  Module* load(const std::string& key, const std::string& display, std::shared_ptr<const std::string> text) {
     FileId file = program_.sources.add(display, std::move(text));
     ParseResult parsed = parse_module(program_.sources, file, program_.diags);
     Module* m = parsed.module.get();
@@ -127,7 +127,7 @@ class ModuleLoader {
       imp.target = it->second;
       return;
     }
-    imp.target = load(key, display, std::move(text));
+    imp.target = load(key, display, std::make_shared<const std::string>(std::move(text)));
   }
 
   // Source text is UTF-8 without NUL or other control bytes but tab, CR, LF and form feed.
@@ -168,6 +168,11 @@ class ModuleLoader {
 }  // namespace
 
 std::unique_ptr<Program> load_program_text(const std::string& path, std::string text,
+                                           const LoadOptions& options) {
+  return load_program_text(path, std::make_shared<const std::string>(std::move(text)), options);
+}
+
+std::unique_ptr<Program> load_program_text(const std::string& path, std::shared_ptr<const std::string> text,
                                            const LoadOptions& options) {
   auto program = std::make_unique<Program>();
   ModuleLoader loader(*program, options);

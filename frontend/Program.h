@@ -43,6 +43,9 @@ std::string read_source_file(const std::string& path, std::string& text);
 /// Same, for text not on disk; `path` is used for messages and relative imports.
 std::unique_ptr<Program> load_program_text(const std::string& path, std::string text,
                                            const LoadOptions& options = {});
+/// Same, sharing the text with its owner (the language server's open document).
+std::unique_ptr<Program> load_program_text(const std::string& path, std::shared_ptr<const std::string> text,
+                                           const LoadOptions& options = {});
 
 /// The stdlib module names ("std.masks", ...) and their sources, built into attnc.
 const std::map<std::string, std::string>& stdlib_modules();

@@ -24,20 +24,21 @@ std::optional<double> constant_value(const Expr& e) {
     case ExprKind::IntLit: return static_cast<double>(e.int_value);
     case ExprKind::FloatLit: return e.float_value;
     case ExprKind::InfLit: return INFINITY;
-    case ExprKind::Paren: return constant_value(*e.operands[0]);
+    case ExprKind::Paren: return constant_value(*e.operands()[0]);
     case ExprKind::Unary:
-      if (e.text == "-")
-        if (auto v = constant_value(*e.operands[0])) return -*v;
+      if (e.text() == "-")
+        if (auto v = constant_value(*e.operands()[0])) return -*v;
       return std::nullopt;
     case ExprKind::Binary: {
-      auto a = constant_value(*e.operands[0]), b = constant_value(*e.operands[1]);
+      auto a = constant_value(*e.operands()[0]), b = constant_value(*e.operands()[1]);
       if (!a || !b) return std::nullopt;
-      if (e.text == "+") return *a + *b;
-      if (e.text == "-") return *a - *b;
-      if (e.text == "*") return *a * *b;
-      if (e.text == "/") return *b == 0 ? std::nullopt : std::optional<double>(*a / *b);
-      if (e.text == "//") return *b == 0 ? std::nullopt : std::optional<double>(std::floor(*a / *b));
-      if (e.text == "%") return *b == 0 ? std::nullopt : std::optional<double>(*a - *b * std::floor(*a / *b));
+      if (e.text() == "+") return *a + *b;
+      if (e.text() == "-") return *a - *b;
+      if (e.text() == "*") return *a * *b;
+      if (e.text() == "/") return *b == 0 ? std::nullopt : std::optional<double>(*a / *b);
+      if (e.text() == "//") return *b == 0 ? std::nullopt : std::optional<double>(std::floor(*a / *b));
+      if (e.text() == "%")
+        return *b == 0 ? std::nullopt : std::optional<double>(*a - *b * std::floor(*a / *b));
       return std::nullopt;
     }
     default: return std::nullopt;
@@ -57,11 +58,11 @@ Type numeric_join(const Type& a, const Type& b) {
 // How a value is described in messages: "mask 'causal'", "score modifier 'softcap'", or its type.
 std::string describe(const Expr& e, const Type& t) {
   const Expr* x = &e;
-  while (x->kind == ExprKind::Paren) x = x->operands[0].get();
-  const Expr* name = x->kind == ExprKind::Call ? x->operands[0].get() : x;
+  while (x->kind == ExprKind::Paren) x = x->operands()[0].get();
+  const Expr* name = x->kind == ExprKind::Call ? x->operands()[0].get() : x;
   if (name->kind == ExprKind::Name && name->ref.kind == SymbolRef::Decl) {
-    if (name->ref.decl->kind == DeclKind::Mask) return "mask '" + std::string(name->text) + "'";
-    if (name->ref.decl->kind == DeclKind::Score) return "score modifier '" + std::string(name->text) + "'";
+    if (name->ref.decl->kind == DeclKind::Mask) return "mask '" + std::string(name->text()) + "'";
+    if (name->ref.decl->kind == DeclKind::Score) return "score modifier '" + std::string(name->text()) + "'";
   }
   if (t.kind == TypeKind::Score) return "a score modifier";
   if (t.kind == TypeKind::Mask) return "a mask";

@@ -17,7 +17,7 @@ std::string Checker::count(size_t n, const char* what) {
 }
 
 Type Checker::check_call(Expr& e, Context& c) {
-  Expr& callee = *e.operands[0];
+  Expr& callee = *e.operands()[0];
   if (callee.kind != ExprKind::Name) {
     for (Argument& a : e.args) check(*a.value, c);
     return error_at(callee.range, "only named definitions can be called");
@@ -37,7 +37,7 @@ Type Checker::check_call(Expr& e, Context& c) {
       Type t = check(*a.value, c);
       if (a.name.empty()) {
         error_at(a.value->range, std::string(is_score ? "score" : "mask") + " parameter '" +
-                                     std::string(callee.text) +
+                                     std::string(callee.text()) +
                                      "' takes only named index arguments (q = ..., kv = ...)");
       } else if (is_index_name(a.name)) {
         if (!t.is_error() && t.kind != TypeKind::Int)
@@ -60,11 +60,11 @@ Type Checker::check_call(Expr& e, Context& c) {
   if (r.kind == SymbolRef::Index) what = "an index variable";
   if (r.kind == SymbolRef::Score) what = "the score variable";
   if (r.kind == SymbolRef::Extent) what = "a dimension of tensor '" + r.param->name + "'";
-  return error_at(callee.range, "'" + std::string(callee.text) + "' is " + what + " and cannot be called");
+  return error_at(callee.range, "'" + std::string(callee.text()) + "' is " + what + " and cannot be called");
 }
 
 Type Checker::check_builtin_call(Expr& e, Context& c) {
-  const BuiltinInfo* info = find_builtin(e.operands[0]->text);
+  const BuiltinInfo* info = find_builtin(e.operands()[0]->text());
   std::vector<Type> types;
   bool err = false;
   for (Argument& a : e.args) {
@@ -186,7 +186,7 @@ void Checker::check_argument(const Argument& a, const Type& t, const Param& p, c
   if (p.type.kind == TypeKind::Tensor && ok) {
     // Tensors are run-time buffers: they are passed by name, never computed.
     const Expr* x = a.value.get();
-    while (x->kind == ExprKind::Paren) x = x->operands[0].get();
+    while (x->kind == ExprKind::Paren) x = x->operands()[0].get();
     ok = x->kind == ExprKind::Name;
   }
   if (!ok) {

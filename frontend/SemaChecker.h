@@ -5,7 +5,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "frontend/Sema.h"
@@ -82,6 +84,8 @@ class Checker {
   // Folds an int expression of constants (literals, and `let` names bound to them), so that an
   // overflow is an error here rather than at run time.
   void fold(Expr& e);
+  /// The value fold() found for `e`, an int expression of constants (ints are i32).
+  std::optional<int32_t> folded(const Expr& e) const;
   Type error_at(SourceRange r, std::string msg);
   Type check_impl(Expr& e, Context& c);
 
@@ -131,6 +135,8 @@ class Checker {
   std::map<const Module*, std::map<std::string, const Decl*>> kernel_names_;  // kernels
   std::map<const Decl*, std::vector<const Decl*>> uses_;  // in order of first use: messages are stable
   std::map<std::pair<const Decl*, const Decl*>, SourceRange> uses_at_;
+  // Kept here, not in every Expr, which an editor's analysis holds one of per ~7 bytes of text.
+  std::unordered_map<const Expr*, int32_t> folded_;
 };
 
 }  // namespace attn::sema

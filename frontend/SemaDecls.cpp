@@ -81,17 +81,17 @@ void Checker::check_tuple_body(Expr& body, Context& c, const Decl& d) {
       diags_.error(d.range, "fn '" + d.name + "' must return bool, int or float values");
       return;
     }
-  if (body.kind == ExprKind::Paren && body.operands[0]->kind == ExprKind::Tuple) {
-    check_tuple_body(*body.operands[0], c, d);
-    body.type = body.operands[0]->type;
+  if (body.kind == ExprKind::Paren && body.operands()[0]->kind == ExprKind::Tuple) {
+    check_tuple_body(*body.operands()[0], c, d);
+    body.type = body.operands()[0]->type;
     return;
   }
   if (body.kind == ExprKind::Let) {
     size_t mark = c.locals.size();
     check_let_bindings(body, c);
-    check_tuple_body(*body.operands[0], c, d);
+    check_tuple_body(*body.operands()[0], c, d);
     c.locals.resize(mark);
-    body.type = body.operands[0]->type;
+    body.type = body.operands()[0]->type;
     return;
   }
   if (body.kind != ExprKind::Tuple) {
@@ -102,18 +102,18 @@ void Checker::check_tuple_body(Expr& body, Context& c, const Decl& d) {
     return;
   }
   bool ok = true;
-  for (auto& x : body.operands) {
+  for (auto& x : body.operands()) {
     Type t = check(*x, c);
     ok = ok && !t.is_error();
   }
   if (!ok) return;
-  if (body.operands.size() != d.result.elements().size()) {
+  if (body.operands().size() != d.result.elements().size()) {
     diags_.error(body.range, "fn '" + d.name + "' returns " + count(d.result.elements().size(), "value") +
-                                 " but its body has " + std::to_string(body.operands.size()));
+                                 " but its body has " + std::to_string(body.operands().size()));
     return;
   }
-  for (size_t i = 0; i < body.operands.size(); ++i) {
-    const Expr& x = *body.operands[i];
+  for (size_t i = 0; i < body.operands().size(); ++i) {
+    const Expr& x = *body.operands()[i];
     if (!assignable(as_value(x.type, c), Type::of(d.result.elements()[i])))
       diags_.error(x.range, "value " + std::to_string(i + 1) + " of fn '" + d.name + "' is declared " +
                                 type_name(Type::of(d.result.elements()[i])) + " but is " +
@@ -184,7 +184,7 @@ void Checker::check_kernel_option(Decl& k, KernelOption option, const std::strin
       return;
     }
     case KernelOption::DType:
-      if (v.kind != ExprKind::Name || (v.text != "f32" && v.text != "f16" && v.text != "bf16"))
+      if (v.kind != ExprKind::Name || (v.text() != "f32" && v.text() != "f16" && v.text() != "bf16"))
         diags_.error(v.range, "dtype must be f32, f16 or bf16");
       return;
     case KernelOption::HeadDim:
@@ -214,7 +214,7 @@ void Checker::check_kernel_option(Decl& k, KernelOption option, const std::strin
     case KernelOption::Block: {
       std::vector<const Expr*> parts;
       if (v.kind == ExprKind::List)
-        for (auto& o : v.operands) parts.push_back(o.get());
+        for (auto& o : v.operands()) parts.push_back(o.get());
       else
         parts.push_back(&v);
       bool good = parts.size() == 1 || parts.size() == 2;

@@ -21,33 +21,35 @@ Type Checker::check(Expr& e, Context& c) {
 // Folds an int expression of constants (literals, and `let` names bound to them), so that an
 // overflow is an error here rather than at run time.
 void Checker::fold(Expr& e) {
-  auto value = [](const Expr& x) -> std::optional<int64_t> {
+  auto value = [&](const Expr& x) -> std::optional<int64_t> {
     if (x.type.kind != TypeKind::Int) return std::nullopt;
-    return x.folded;
+    return folded(x);
   };
-  e.folded.reset();
+  folded_.erase(&e);
   std::optional<int64_t> a, b;
   std::string_view op;
   switch (e.kind) {
-    case ExprKind::IntLit: e.folded = e.int_value; return;
-    case ExprKind::Paren: e.folded = value(*e.operands[0]); return;
+    case ExprKind::IntLit: folded_[&e] = static_cast<int32_t>(e.int_value); return;
+    case ExprKind::Paren:
+      if (auto x = value(*e.operands()[0])) folded_[&e] = static_cast<int32_t>(*x);
+      return;
     case ExprKind::Name:
       if (e.ref.kind == SymbolRef::Local && e.ref.local->value && !e.ref.local->is_reduction_var)
-        e.folded = value(*e.ref.local->value);
+        if (auto x = value(*e.ref.local->value)) folded_[&e] = static_cast<int32_t>(*x);
       return;
     case ExprKind::Unary:
-      if (e.text == "~") {
-        if (auto x = value(*e.operands[0])) e.folded = ~*x;
+      if (e.text() == "~") {
+        if (auto x = value(*e.operands()[0])) folded_[&e] = static_cast<int32_t>(~*x);
         return;
       }
-      if (e.text != "-" || !(b = value(*e.operands[0]))) return;
+      if (e.text() != "-" || !(b = value(*e.operands()[0]))) return;
       a = 0;
       break;
     case ExprKind::Binary:
-      a = value(*e.operands[0]);
-      b = value(*e.operands[1]);
+      a = value(*e.operands()[0]);
+      b = value(*e.operands()[1]);
       if (!a || !b) return;
-      op = e.text;
+      op = e.text();
       break;
     default: return;
   }
@@ -57,7 +59,12 @@ void Checker::fold(Expr& e) {
     diags_.error(e.range, int_overflow_message(op, *a, *b, *r));
     return;
   }
-  e.folded = r;
+  folded_[&e] = static_cast<int32_t>(*r);
+}
+
+std::optional<int32_t> Checker::folded(const Expr& e) const {
+  auto it = folded_.find(&e);
+  return it == folded_.end() ? std::nullopt : std::optional<int32_t>(it->second);
 }
 
 Type Checker::error_at(SourceRange r, std::string msg) {
@@ -71,67 +78,67 @@ Type Checker::check_impl(Expr& e, Context& c) {
     case ExprKind::FloatLit:
     case ExprKind::InfLit: return Type::of(TypeKind::Float);
     case ExprKind::BoolLit: return Type::of(TypeKind::Bool);
-    case ExprKind::Paren: return check(*e.operands[0], c);
+    case ExprKind::Paren: return check(*e.operands()[0], c);
     case ExprKind::Name: return check_name(e, c, /*as_callee=*/false);
     case ExprKind::Unary: {
-      Type t = check(*e.operands[0], c);
+      Type t = check(*e.operands()[0], c);
       if (t.is_error()) return t;
-      if (e.text == "!") {
+      if (e.text() == "!") {
         if (!boolish(t))
-          return error_at(e.operands[0]->range,
-                          "operator '!' expects a boolean, found " + describe(*e.operands[0], t));
+          return error_at(e.operands()[0]->range,
+                          "operator '!' expects a boolean, found " + describe(*e.operands()[0], t));
         return Type::of(TypeKind::Bool);
       }
-      if (e.text == "~") {
+      if (e.text() == "~") {
         if (t.kind != TypeKind::Int)
-          return error_at(e.operands[0]->range,
-                          "operator '~' expects an int, found " + describe(*e.operands[0], t));
+          return error_at(e.operands()[0]->range,
+                          "operator '~' expects an int, found " + describe(*e.operands()[0], t));
         return t;
       }
       if (!t.is_numeric())
-        return error_at(e.operands[0]->range,
-                        "operator '-' expects a number, found " + describe(*e.operands[0], t));
+        return error_at(e.operands()[0]->range,
+                        "operator '-' expects a number, found " + describe(*e.operands()[0], t));
       return t;
     }
     case ExprKind::Binary: return check_binary(e, c);
     case ExprKind::Pipe: {
-      Type a = check(*e.operands[0], c), b = check(*e.operands[1], c);
+      Type a = check(*e.operands()[0], c), b = check(*e.operands()[1], c);
       if (a.is_error() || b.is_error()) return Type::error();
       for (int i = 0; i < 2; ++i) {
         const Type& t = i == 0 ? a : b;
         if (t.kind != TypeKind::Score)
-          return error_at(e.operands[i]->range,
-                          "'|>' composes score modifiers; found " + describe(*e.operands[i], t));
+          return error_at(e.operands()[i]->range,
+                          "'|>' composes score modifiers; found " + describe(*e.operands()[i], t));
       }
       return Type::of(TypeKind::Score);
     }
     case ExprKind::Cond: {
-      Type cond = check(*e.operands[0], c);
-      Type a = check(*e.operands[1], c), b = check(*e.operands[2], c);
+      Type cond = check(*e.operands()[0], c);
+      Type a = check(*e.operands()[1], c), b = check(*e.operands()[2], c);
       if (!cond.is_error() && !boolish(cond))
-        error_at(e.operands[0]->range,
-                 "condition must be a boolean, found " + describe(*e.operands[0], cond));
+        error_at(e.operands()[0]->range,
+                 "condition must be a boolean, found " + describe(*e.operands()[0], cond));
       if (a.is_error() || b.is_error() || cond.is_error()) return Type::error();
       a = as_value(a, c);
       b = as_value(b, c);
       if (a.is_numeric() && b.is_numeric()) return numeric_join(a, b);
       if (boolish(a) && boolish(b)) return Type::of(TypeKind::Bool);
-      return error_at(e.range, "the branches of '?:' have different types: " + describe(*e.operands[1], a) +
-                                   " and " + describe(*e.operands[2], b));
+      return error_at(e.range, "the branches of '?:' have different types: " + describe(*e.operands()[1], a) +
+                                   " and " + describe(*e.operands()[2], b));
     }
     case ExprKind::Index: return check_index(e, c);
     case ExprKind::Call: return check_call(e, c);
     case ExprKind::Let: {
       size_t mark = c.locals.size();
       check_let_bindings(e, c);
-      Type t = check(*e.operands[0], c);
+      Type t = check(*e.operands()[0], c);
       c.locals.resize(mark);
       return t;
     }
     case ExprKind::List: return error_at(e.range, "a list is only allowed as a kernel option value");
     case ExprKind::Reduce: return check_reduce(e, c);
     case ExprKind::Tuple:
-      for (auto& x : e.operands) check(*x, c);
+      for (auto& x : e.operands()) check(*x, c);
       return error_at(e.range,
                       "a tuple of values is only allowed as the body of an fn that returns several "
                       "values, e.g. fn xy(p: int) -> (int, int) = (p % w, p // w);");
@@ -198,17 +205,18 @@ Type Checker::check_reduce(Expr& e, Context& c) {
     diags_.error(var.name_range, "'" + var.name + "' cannot be a reduction's variable");
   var.type = Type::of(TypeKind::Int);
   c.locals.push_back({var.name, &var});
-  Type body = as_value(check(*e.operands[0], c), c);
+  Type body = as_value(check(*e.operands()[0], c), c);
   c.locals.pop_back();
   if (body.is_error() || bound.is_error()) return Type::error();
-  const Expr& b = *e.operands[0];
-  if (e.text == "any" || e.text == "all") {
+  const Expr& b = *e.operands()[0];
+  if (e.text() == "any" || e.text() == "all") {
     if (!boolish(body))
-      return error_at(b.range, "'" + std::string(e.text) + "' reduces booleans, found " + describe(b, body));
+      return error_at(b.range,
+                      "'" + std::string(e.text()) + "' reduces booleans, found " + describe(b, body));
     return Type::of(TypeKind::Bool);
   }
   if (!body.is_numeric())
-    return error_at(b.range, "'" + std::string(e.text) + "' reduces numbers, found " + describe(b, body));
+    return error_at(b.range, "'" + std::string(e.text()) + "' reduces numbers, found " + describe(b, body));
   return body;
 }
 
@@ -219,7 +227,7 @@ Type Checker::as_value(const Type& t, const Context& c) {
 }
 
 Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
-  const std::string n(e.text);
+  const std::string n(e.text());
   for (auto it = c.locals.rbegin(); it != c.locals.rend(); ++it)
     if (it->name == n) {
       e.ref.kind = SymbolRef::Local;
@@ -309,13 +317,13 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
 }
 
 Type Checker::check_binary(Expr& e, Context& c) {
-  Type a = as_value(check(*e.operands[0], c), c), b = as_value(check(*e.operands[1], c), c);
+  Type a = as_value(check(*e.operands()[0], c), c), b = as_value(check(*e.operands()[1], c), c);
   if (a.is_error() || b.is_error()) return Type::error();
-  std::string_view op = e.text;
+  std::string_view op = e.text();
   auto bad = [&](const char* expected) {
     const Expr& culprit =
-        *e.operands[(op == "&&" || op == "||") ? (boolish(a) ? 1 : 0) : (a.is_numeric() ? 1 : 0)];
-    const Type& t = &culprit == e.operands[0].get() ? a : b;
+        *e.operands()[(op == "&&" || op == "||") ? (boolish(a) ? 1 : 0) : (a.is_numeric() ? 1 : 0)];
+    const Type& t = &culprit == e.operands()[0].get() ? a : b;
     return error_at(culprit.range, "operator '" + std::string(op) + "' expects " + expected + ", found " +
                                        describe(culprit, t));
   };
@@ -328,8 +336,8 @@ Type Checker::check_binary(Expr& e, Context& c) {
     if (a.is_numeric() && b.is_numeric()) return Type::of(TypeKind::Bool);
     if (boolish(a) && boolish(b)) return Type::of(TypeKind::Bool);
     if (const Expr* bit = loose_bit_operator(e)) return misplaced_bit_operator(*bit);
-    return error_at(e.range,
-                    "cannot compare " + describe(*e.operands[0], a) + " with " + describe(*e.operands[1], b));
+    return error_at(e.range, "cannot compare " + describe(*e.operands()[0], a) + " with " +
+                                 describe(*e.operands()[1], b));
   }
   if (!a.is_numeric() || !b.is_numeric()) {
     if (const Expr* bit = is_comparison(op) ? loose_bit_operator(e) : nullptr)
@@ -348,7 +356,7 @@ bool Checker::is_bit_operator(std::string_view op) {
 // Bit operators take ints. `&` and `|` between booleans are a slip for `&&` and `||`: the error
 // offers that fix. A constant shift count must be 0..31 (a run-time one is taken modulo 32).
 Type Checker::check_bit_operator(Expr& e, const Type& a, const Type& b) {
-  std::string_view op = e.text;
+  std::string_view op = e.text();
   if ((op == "&" || op == "|") && boolish(a) && boolish(b)) {
     std::string logical(op);
     logical += op;
@@ -361,13 +369,13 @@ Type Checker::check_bit_operator(Expr& e, const Type& a, const Type& b) {
   for (int i = 0; i < 2; ++i) {
     const Type& t = i == 0 ? a : b;
     if (t.kind != TypeKind::Int)
-      return error_at(e.operands[i]->range, "operator '" + std::string(op) + "' expects ints, found " +
-                                                describe(*e.operands[i], t));
+      return error_at(e.operands()[i]->range, "operator '" + std::string(op) + "' expects ints, found " +
+                                                  describe(*e.operands()[i], t));
   }
-  if ((op == "<<" || op == ">>") && e.operands[1]->folded &&
-      (*e.operands[1]->folded < 0 || *e.operands[1]->folded > 31))
-    return error_at(e.operands[1]->range,
-                    "shift count " + std::to_string(*e.operands[1]->folded) + " is out of range 0..31");
+  std::optional<int32_t> count = folded(*e.operands()[1]);
+  if ((op == "<<" || op == ">>") && count && (*count < 0 || *count > 31))
+    return error_at(e.operands()[1]->range,
+                    "shift count " + std::to_string(*count) + " is out of range 0..31");
   return Type::of(TypeKind::Int);
 }
 
@@ -378,21 +386,21 @@ bool Checker::is_comparison(std::string_view op) {
 // An unparenthesized `&` or `|` directly under a chain of comparisons: `q >= kv & kv > 0` is
 // `q >= (kv & kv) > 0`, as in Python, and was surely meant as `&&`.
 const Expr* Checker::loose_bit_operator(const Expr& cmp) {
-  for (const auto& o : cmp.operands) {
+  for (const auto& o : cmp.operands()) {
     if (o->kind != ExprKind::Binary) continue;
-    if (o->text == "&" || o->text == "|") return o.get();
-    if (is_comparison(o->text))
+    if (o->text() == "&" || o->text() == "|") return o.get();
+    if (is_comparison(o->text()))
       if (const Expr* inner = loose_bit_operator(*o)) return inner;
   }
   return nullptr;
 }
 
 Type Checker::misplaced_bit_operator(const Expr& bit) {
-  std::string logical(bit.text);
-  logical += bit.text;
+  std::string logical(bit.text());
+  logical += bit.text();
   SourceRange at = operator_range(bit);
-  Diagnostic& d = diags_.error(
-      at, "'" + std::string(bit.text) + "' binds tighter than comparisons; did you mean '" + logical + "'?");
+  Diagnostic& d = diags_.error(at, "'" + std::string(bit.text()) +
+                                       "' binds tighter than comparisons; did you mean '" + logical + "'?");
   d.fixes.push_back({at, logical});
   return Type::error();
 }
@@ -400,31 +408,32 @@ Type Checker::misplaced_bit_operator(const Expr& bit) {
 // Where a binary operator's token is: the first occurrence of its spelling between the operands.
 SourceRange Checker::operator_range(const Expr& e) const {
   const std::string& text = program_.sources.text(e.range.file);
-  uint32_t from = e.operands[0]->range.end, to = e.operands[1]->range.begin;
-  size_t at = text.find(e.text, from);
+  uint32_t from = e.operands()[0]->range.end, to = e.operands()[1]->range.begin;
+  size_t at = text.find(e.text(), from);
   if (at == std::string::npos || at >= to) return e.range;
-  return {e.range.file, static_cast<uint32_t>(at), static_cast<uint32_t>(at + e.text.size())};
+  return {e.range.file, static_cast<uint32_t>(at), static_cast<uint32_t>(at + e.text().size())};
 }
 
 Type Checker::check_index(Expr& e, Context& c) {
-  Expr& base = *e.operands[0];
+  Expr& base = *e.operands()[0];
   Type bt = base.kind == ExprKind::Name ? check(base, c) : Type::error();
   if (base.kind != ExprKind::Name) return error_at(base.range, "only a tensor parameter can be indexed");
   bool ok = true;
-  for (size_t i = 1; i < e.operands.size(); ++i) {
-    Type it = check(*e.operands[i], c);
+  for (size_t i = 1; i < e.operands().size(); ++i) {
+    Type it = check(*e.operands()[i], c);
     if (!it.is_error() && it.kind != TypeKind::Int) {
-      error_at(e.operands[i]->range, "tensor index must be an int, found " + describe(*e.operands[i], it));
+      error_at(e.operands()[i]->range,
+               "tensor index must be an int, found " + describe(*e.operands()[i], it));
       ok = false;
     }
   }
   if (bt.is_error()) return bt;
   if (bt.kind != TypeKind::Tensor)
     return error_at(base.range,
-                    "'" + std::string(base.text) + "' is not a tensor; it is " + describe(base, bt));
-  size_t n = e.operands.size() - 1;
+                    "'" + std::string(base.text()) + "' is not a tensor; it is " + describe(base, bt));
+  size_t n = e.operands().size() - 1;
   if (n != bt.dims().size())
-    return error_at(e.range, "tensor '" + std::string(base.text) + "' has " +
+    return error_at(e.range, "tensor '" + std::string(base.text()) + "' has " +
                                  count(bt.dims().size(), "dimension") + " but is indexed with " +
                                  std::to_string(n));
   if (!ok) return Type::error();

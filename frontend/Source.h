@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,10 @@ class SourceManager {
  public:
   /// Adds a file's text and returns its id. `path` is what diagnostics print.
   FileId add(std::string path, std::string text);
+  /// Same, sharing the text with its owner (the language server's open document).
+  FileId add(std::string path, std::shared_ptr<const std::string> text);
   const std::string& path(FileId id) const { return files_[id].path; }
-  const std::string& text(FileId id) const { return files_[id].text; }
+  const std::string& text(FileId id) const { return *files_[id].text; }
   size_t size() const { return files_.size(); }
 
   LineCol line_col(FileId id, uint32_t offset) const;
@@ -44,11 +47,10 @@ class SourceManager {
  private:
   struct File {
     std::string path;
-    std::string text;
+    std::shared_ptr<const std::string> text;  ///< never changes: the AST views it
     std::vector<uint32_t> line_starts;
   };
-  /// A deque, so that a file's text stays where it is when files are added: the AST views it.
-  std::deque<File> files_;
+  std::deque<File> files_;  ///< a deque: what path() and text() return stays put as files are added
 };
 
 }  // namespace attn

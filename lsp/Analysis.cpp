@@ -39,7 +39,6 @@ class OccurrenceCollector {
     out_.push_back(o);
     for (const Param& p : d.params) {
       Occurrence po(OccurrenceKind::Param, p.name_range, true);
-      po.decl = &d;
       po.param = &p;
       out_.push_back(po);
     }
@@ -54,6 +53,19 @@ class OccurrenceCollector {
 
   void expr(const Expr& e) {
     if (e.kind == ExprKind::Name) name(e);
+    if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce) bindings(e);
+    for (const auto& x : e.operands())
+      if (x) expr(*x);
+    if (e.kind == ExprKind::Call && !e.operands().empty()) {
+      const Expr& callee = *e.operands()[0];
+      for (const Argument& a : e.args) {
+        if (!a.name.empty()) argument_name(a, callee);
+        if (a.value) expr(*a.value);
+      }
+    }
+  }
+
+  void bindings(const Expr& e) {
     for (const Binding& b : e.bindings) {
       // A tuple binding `(x, y) = e` declares its elements; the pair itself has no name.
       for (const Binding* n : names_of(b)) {
@@ -62,15 +74,6 @@ class OccurrenceCollector {
         out_.push_back(o);
       }
       if (b.value) expr(*b.value);
-    }
-    for (const auto& x : e.operands)
-      if (x) expr(*x);
-    if (e.kind == ExprKind::Call && !e.operands.empty()) {
-      const Expr& callee = *e.operands[0];
-      for (const Argument& a : e.args) {
-        if (!a.name.empty()) argument_name(a, callee);
-        if (a.value) expr(*a.value);
-      }
     }
   }
 
@@ -89,7 +92,6 @@ class OccurrenceCollector {
       case SymbolRef::Decl: o.decl = r.decl; break;
       case SymbolRef::Param:
         o.kind = OccurrenceKind::Param;
-        o.decl = r.param->owner;
         o.param = r.param;
         break;
       case SymbolRef::Local:
@@ -101,7 +103,6 @@ class OccurrenceCollector {
       case SymbolRef::Builtin: o.kind = OccurrenceKind::Builtin; break;
       case SymbolRef::Extent:  // a dimension name: it refers to the tensor parameter declaring it
         o.kind = OccurrenceKind::Param;
-        o.decl = r.param->owner;
         o.param = r.param;
         break;
     }
@@ -120,11 +121,10 @@ class OccurrenceCollector {
       out_.push_back(o);
       return;
     }
-    if (callee.ref.kind != SymbolRef::Decl) return;
+    if (callee.kind != ExprKind::Name || callee.ref.kind != SymbolRef::Decl) return;
     for (const Param& p : callee.ref.decl->params)
       if (p.name == a.name) {
         o.kind = OccurrenceKind::Param;
-        o.decl = callee.ref.decl;
         o.param = &p;
         out_.push_back(o);
       }
@@ -256,14 +256,14 @@ const Decl* Analysis::decl_at(uint32_t offset) const {
 }
 
 std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
-                                        const std::string& text,
+                                        std::shared_ptr<const std::string> text,
                                         const std::map<std::string, std::string>& overlays) {
   auto a = std::make_shared<Analysis>();
   a->uri = uri;
   a->path = path;
   LoadOptions options;
   options.overlays = overlays;
-  a->program = load_program_text(path, text, options);
+  a->program = load_program_text(path, std::move(text), options);
   if (const Module* m = a->program->main()) a->main_file = m->file;
   OccurrenceCollector collect(a->occurrences);
   for (const auto& m : a->program->modules) collect.module(*m, a->program->sources);
@@ -273,6 +273,12 @@ std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::strin
       });
   a->occurrences.shrink_to_fit();  // held as long as the document is open
   return a;
+}
+
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        const std::string& text,
+                                        const std::map<std::string, std::string>& overlays) {
+  return analyze(uri, path, std::make_shared<const std::string>(text), overlays);
 }
 
 std::string decl_signature(const Decl& d) {

@@ -17,17 +17,18 @@ namespace attn::lsp {
 enum class OccurrenceKind : uint8_t { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
 
 /// One written name and what it refers to. An analysis holds one per name of the program (about
-/// one per 12 bytes of text), hence 32 bytes: what the name is and its target come from the AST
-/// node it refers to, and the name itself from the source (Analysis::name_of).
+/// one per 12 bytes of text), hence 24 bytes: what the name is and its target come from the AST
+/// node it refers to (a parameter's declaration is its owner), and the name itself from the
+/// source (Analysis::name_of).
 struct Occurrence {
   SourceRange range;
   OccurrenceKind kind;
   bool declaration = false;
-  const Decl* decl = nullptr;      ///< Decl; Param: the owner
-  union {                          // which member: by `kind`
-    const Param* param = nullptr;  ///< Param
-    const Binding* local;          ///< Local
-    const Module* module;          ///< Module
+  union {                        // which member: by `kind`
+    const Decl* decl = nullptr;  ///< Decl
+    const Param* param;          ///< Param
+    const Binding* local;        ///< Local
+    const Module* module;        ///< Module
   };
 
   Occurrence(OccurrenceKind k, SourceRange r, bool is_declaration = false)
@@ -75,6 +76,10 @@ struct Analysis {
 };
 
 /// Loads `text` as the document at `path` (other open documents as `overlays`) and indexes it.
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        std::shared_ptr<const std::string> text,
+                                        const std::map<std::string, std::string>& overlays);
+/// Same, with a copy of `text`.
 std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
                                         const std::string& text,
                                         const std::map<std::string, std::string>& overlays);

@@ -33,7 +33,7 @@ void DocumentStore::open(const std::string& uri, std::string text, int version) 
   Document& d = docs_[uri];
   d.uri = uri;
   d.path = uri_to_path(uri);
-  d.text = std::move(text);
+  d.text = std::make_shared<const std::string>(std::move(text));
   d.version = version;
   for (auto& [_, doc] : docs_) doc.analysis.reset();  // importers see the new text
 }
@@ -43,9 +43,9 @@ void DocumentStore::change(const std::string& uri, const nlohmann::json& changes
   if (it == docs_.end()) throw ProtocolError{InvalidParams, "document is not open: " + uri};
   if (!changes.is_array()) throw ProtocolError{InvalidParams, "contentChanges must be an array"};
   // All or nothing: a change that is refused leaves the last good text (and version).
-  std::string text = it->second.text;
+  std::string text = *it->second.text;
   for (const auto& c : changes) apply_content_change(text, c);
-  it->second.text = std::move(text);
+  it->second.text = std::make_shared<const std::string>(std::move(text));
   it->second.version = version;
   for (auto& [_, doc] : docs_) doc.analysis.reset();
 }
@@ -63,7 +63,7 @@ const Document* DocumentStore::find(const std::string& uri) const {
 std::map<std::string, std::string> DocumentStore::overlays() const {
   std::map<std::string, std::string> out;
   for (const auto& [_, d] : docs_) {
-    out[std::filesystem::path(d.path).lexically_normal().string()] = d.text;
+    out[std::filesystem::path(d.path).lexically_normal().string()] = *d.text;
   }
   return out;
 }
@@ -73,11 +73,11 @@ std::shared_ptr<const Analysis> DocumentStore::analysis(const std::string& uri) 
   if (it == docs_.end()) throw ProtocolError{InvalidParams, "document is not open: " + uri};
   Document& d = it->second;
   if (d.analysis) return d.analysis;
-  if (d.text.size() > max_bytes_) {
+  if (d.text->size() > max_bytes_) {
     // Not analyzed at all: one diagnostic says why, and every feature sees an empty document.
     auto a = analyze(d.uri, d.path, "", {});
     a->program->diags.error({a->main_file, 0, 0},
-                            "this document is " + std::to_string(d.text.size()) +
+                            "this document is " + std::to_string(d.text->size()) +
                                 " bytes; the language server analyzes documents of at most " +
                                 std::to_string(max_bytes_) +
                                 " bytes (initializationOptions.maxDocumentBytes)");

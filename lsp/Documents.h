@@ -10,13 +10,15 @@
 namespace attn::lsp {
 
 /// The largest document the server analyzes unless initializationOptions.maxDocumentBytes says
-/// otherwise: an analysis holds about 30 times the text (bench/results/lsp.md), and a larger one is
+/// otherwise: an analysis holds about 18 times the text (bench/results/lsp.md), and a larger one is
 /// rarely hand-written.
 constexpr size_t kDefaultMaxDocumentBytes = size_t{4} << 20;
 
 /// One open document.
 struct Document {
-  std::string uri, path, text;
+  std::string uri, path;
+  /// Shared with the analysis's SourceManager: a large document is held once.
+  std::shared_ptr<const std::string> text;
   int version = 0;
   /// Analysis of `text` with the other documents as they were; reset on any change.
   std::shared_ptr<const Analysis> analysis;

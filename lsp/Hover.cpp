@@ -24,7 +24,8 @@ std::string describe(const Analysis& a, const Occurrence& o) {
     case OccurrenceKind::Decl:
       return with_doc(code(decl_signature(*o.decl)), o.decl->doc) + origin(a, *o.decl);
     case OccurrenceKind::Param: {
-      std::string owner = o.decl ? std::string(decl_kind_name(o.decl->kind)) + " " + o.decl->name : "";
+      const Decl* d = o.param->owner;
+      std::string owner = d ? std::string(decl_kind_name(d->kind)) + " " + d->name : "";
       return code("(parameter) " + o.param->name + ": " + type_name(o.param->type)) +
              (owner.empty() ? "" : "\n\nparameter of `" + owner + "`");
     }
@@ -63,15 +64,17 @@ std::string describe(const Analysis& a, const Occurrence& o) {
 // The innermost expression of `e` whose range holds `offset`.
 const Expr* innermost(const Expr& e, uint32_t offset) {
   if (offset < e.range.begin || offset >= e.range.end) return nullptr;
-  for (const auto& x : e.operands)
+  for (const auto& x : e.operands())
     if (x)
       if (const Expr* in = innermost(*x, offset)) return in;
-  for (const Argument& arg : e.args)
-    if (arg.value)
-      if (const Expr* in = innermost(*arg.value, offset)) return in;
-  for (const Binding& b : e.bindings)
-    if (b.value)
-      if (const Expr* in = innermost(*b.value, offset)) return in;
+  if (e.kind == ExprKind::Call)
+    for (const Argument& arg : e.args)
+      if (arg.value)
+        if (const Expr* in = innermost(*arg.value, offset)) return in;
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::Reduce)
+    for (const Binding& b : e.bindings)
+      if (b.value)
+        if (const Expr* in = innermost(*b.value, offset)) return in;
   return &e;
 }
 
