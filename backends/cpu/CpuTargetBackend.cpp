@@ -152,22 +152,25 @@ class CpuTargetBackend : public Backend {
     HeadDims fix;
     if (o.shapes) fix = head_dims_to_fix(*ir, input_head_dims(*o.shapes));
     const KernelIR fixed = with_call_head_dims(*ir, fix.head_dim, fix.value_dim);
-    if (!o.backward_next || !o.shapes)
-      return std::make_shared<CpuLoadedKernel>(std::move(ir), loader.get(host_kernel_request(fixed, loader)));
-    // The backward's source is generated on a second thread while this one generates the forward's
-    // (Halide compiles distinct pipelines concurrently; the generated names are canonical, so the
-    // sources do not depend on the interleaving), and each compiles as soon as its source is ready:
-    // autograd's first forward + backward in about the time of the longer path rather than of both.
-    // prepare_cpu_backward reports nothing: a failure comes back from the backward's first call.
-    std::future<void> backward = std::async(std::launch::async, [&] {
-      try {
-        prepare_cpu_backward(*o.backward_next, input_head_dims(*o.shapes));
-      } catch (const std::exception&) {  // the backward's first call generates it again and reports
-      }
-    });
+    // Autograd's first forward: the backward's source is generated on a second thread while this
+    // one generates the forward's (Halide compiles distinct pipelines concurrently; the generated
+    // names are canonical, so the sources do not depend on the interleaving), and each compiles as
+    // soon as its source is ready: forward + backward in about the time of the longer path rather
+    // than of both. prepare_cpu_backward reports nothing: a failure comes back from the backward's
+    // first call.
+    std::future<void> backward;
+    if (o.backward_next && o.shapes)
+      backward = std::async(std::launch::async, [&] {
+        try {
+          prepare_cpu_backward(*o.backward_next, input_head_dims(*o.shapes));
+        } catch (const std::exception&) {  // the backward's first call generates it again and reports
+        }
+      });
     struct Join {  // the thread reads `o`: wait for it on every way out, exceptions included
       std::future<void>& f;
-      ~Join() { f.wait(); }
+      ~Join() {
+        if (f.valid()) f.wait();
+      }
     } join{backward};
     return std::make_shared<CpuLoadedKernel>(std::move(ir), loader.get(host_kernel_request(fixed, loader)));
   }

@@ -25,17 +25,11 @@ std::string stdlib_kernels_text(const std::string& module, const Program& progra
         case TypeKind::Float: arg = options.float_value; break;
         case TypeKind::Bool: arg = "true"; break;
         case TypeKind::Mask: arg = "causal"; break;
-        case TypeKind::Tensor: {
-          const char* elem = p.type.elem() == ElemType::I32   ? "i32"
-                             : p.type.elem() == ElemType::F32 ? "f32"
-                                                              : "bool";
-          std::string dims;
-          for (const std::string& d : p.type.dims()) dims += (dims.empty() ? "" : ", ") + d;
-          kernel_params += std::string(kernel_params.empty() ? "" : ", ") + p.name + ": tensor<" + elem +
-                           ">[" + dims + "]";
+        case TypeKind::Tensor:
+          // The parameter's type as .attn spells it: tensor<f32>[heads, len].
+          kernel_params += std::string(kernel_params.empty() ? "" : ", ") + p.name + ": " + type_name(p.type);
           arg = p.name;
           break;
-        }
         default: skip = true;
       }
       call_args += (call_args.empty() ? "" : ", ") + arg;
