@@ -26,9 +26,13 @@ constexpr __mmask16 kAllLanes = 0xffff;
 
 /// 2^x for x <= 0 or NaN, 16 lanes: -inf gives 0 exactly (a masked key), NaN stays NaN (the
 /// documented non-finite rule: a NaN score reaches its row). A degree-5 fit of 2^f on [0, 1)
-/// (relative error 1.6e-7), scaled by 2^floor(x) with vscalefps.
+/// (relative error 1.6e-7), scaled by 2^floor(x) with vscalefps. Below 2^-126 the result is 0, as
+/// on the f32 paths (backends/cpu/VectorMath.cpp): a denormal or underflowing result costs
+/// a microcode assist per instruction (FTZ is the caller's, off by default), which made decoding
+/// twice as slow when a row's keys were far below its maximum.
 __m512 exp2_nonpositive(__m512 x) {
-  x = _mm512_maskz_max_ps(kAllLanes, _mm512_set1_ps(-200.0f), x);  // NaN stays: vmaxps returns its second operand
+  const __mmask16 normal = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-126.0f), _CMP_NLT_UQ);  // x >= -126, or NaN
+  x = _mm512_maskz_max_ps(kAllLanes, _mm512_set1_ps(-126.0f), x);  // NaN stays: vmaxps returns its second operand
   const __m512 n = _mm512_maskz_roundscale_ps(kAllLanes, x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
   const __m512 f = _mm512_sub_ps(x, n);
   __m512 p = _mm512_set1_ps(1.876232913e-03f);
@@ -37,7 +41,7 @@ __m512 exp2_nonpositive(__m512 x) {
   p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.401545346e-01f));
   p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.931529641e-01f));
   p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(9.999999404e-01f));
-  return _mm512_maskz_scalef_ps(kAllLanes, p, n);
+  return _mm512_maskz_scalef_ps(normal, p, n);
 }
 
 /// Two keys' 16 probabilities as bf16 pairs, rounded to nearest even: {a0, b0, a1, b1, ...}.
@@ -120,12 +124,16 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   const float* S = reinterpret_cast<const float*>(s->host) + (lo - s->dim[keys_dim].min) * ks -
                    int64_t(s->dim[rows_dim].min);
   const __m512 k = _mm512_set1_ps(scale), neg_inf = _mm512_set1_ps(-INFINITY), zero = _mm512_setzero_ps();
+  // Decoding: the scores of only the first decode_rows rows were written (decode_scores); the other
+  // lanes of the live vector are read as 0, never as whatever the buffer held.
+  const int64_t decode_rows = rows <= 4 ? 4 : 8;  // decoding: C is [decode_rows][Dv_pad], decoded_column order
+  const __mmask16 lanes = decoding ? __mmask16((1u << decode_rows) - 1) : kAllLanes;
   // The row max of the tile's rows.
   __m512 m[kVectors], safe[kVectors], sum[kVectors];
   for (int r = 0; r < kVectors; ++r) m[r] = neg_inf, sum[r] = zero;
   for (int64_t key = 0; key < n; ++key)
     for (int r = 0; r < live; ++r)
-      m[r] = _mm512_maskz_max_ps(kAllLanes, m[r], _mm512_mul_ps(_mm512_loadu_ps(S + key * ks + 16 * r), k));
+      m[r] = _mm512_maskz_max_ps(kAllLanes, m[r], _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, S + key * ks + 16 * r), k));
   for (int r = 0; r < kVectors; ++r)
     safe[r] = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m[r], neg_inf, _CMP_EQ_OQ), m[r], zero);
   // Block by block of keys: the probabilities, their sum, and P as bf16 pairs [keys / 2][rows][2]
@@ -138,7 +146,6 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   const int64_t block = v->dim[0].extent, vs = v->dim[1].stride;
   // Dv_pad from V's plane, or (row addresses) from the output's columns: P·V, then 16 for the stats.
   const int64_t Dv_pad = decoding == 2 ? out->dim[0].extent - 16 : decoding ? block : block / kKeyStep;
-  const int64_t decode_rows = rows <= 4 ? 4 : 8;  // decoding: C is [decode_rows][Dv_pad], decoded_column order
   const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) +
                        (decoding ? lo - v->dim[1].min : lo / kKeyStep - v->dim[1].min) * vs;
   scratch.c.resize(size_t(Dv_pad * kMatrixRows));
@@ -154,7 +161,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
         for (int e = 0; e < 2; ++e) {
           p[e] = zero;
           if (key + e >= keys) continue;
-          p[e] = exp2_nonpositive(_mm512_fmsub_ps(_mm512_loadu_ps(S + (k0 + key + e) * ks + 16 * r), k, safe[r]));
+          p[e] = exp2_nonpositive(_mm512_fmsub_ps(_mm512_maskz_loadu_ps(lanes, S + (k0 + key + e) * ks + 16 * r), k, safe[r]));
           sum[r] = _mm512_add_ps(sum[r], p[e]);
         }
         _mm512_storeu_si512(P + key * kMatrixRows + 32 * r, bf16_pairs(p[0], p[1]));

@@ -288,4 +288,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29758 lines, hash dc93df4cca744ca8]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29772 lines, hash 466e62434bb311d6]
