@@ -52,9 +52,10 @@ void read_row(const char* src, float* dst, int64_t n) {
 /// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
 /// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense);
 /// otherwise either a converted copy of the whole tensor (columns past the tensor's zero-filled),
-/// or, when few tasks read each plane (decoding), nothing up front: each task converts the rows it
-/// is about to visit into its own scratch (`streamed`), so keys the mask rules out are never read
-/// and no tensor-sized buffer is allocated (its page faults cost more than the conversion).
+/// or, when few tasks read each plane (decoding) or the rows are a paged cache's, nothing up front:
+/// each task converts the rows it is about to visit into its own scratch (`streamed`), so keys the
+/// mask rules out are never read and no tensor-sized buffer is allocated (its page faults cost more
+/// than the conversion).
 struct KeySide {
   const float* base = nullptr;
   int64_t head_stride = 0, batch_stride = 0;  // in floats
@@ -99,8 +100,9 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   if (L * cols >= (int64_t(1) << 31))
     return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
   const char* base = base_of(t);
-  if (s.pages.table) stream = true;
-  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) && !stream &&
+  // f32 rows of exactly `cols` floats are read where they are, decoding included: streaming them
+  // would only copy them (a third of a decoding step's time went to that memcpy).
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) && !s.pages.table &&
       reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
     s.base = reinterpret_cast<const float*>(base);
     s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
@@ -108,7 +110,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   }
   int64_t esize = t->dtype.bits / 8;
   int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
-  if (stream) {
+  if (stream || s.pages.table) {
     s.streamed = true, s.src = base, s.src_b = sb, s.src_h = sh, s.src_l = sl, s.src_cols = C;
     return true;
   }

@@ -70,6 +70,16 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
   const uint16_t* Q = reinterpret_cast<const uint16_t*>(q->host);
   const uint16_t* K = reinterpret_cast<const uint16_t*>(k->host) + (first - k->dim[1].min) * lda;
   float* C = reinterpret_cast<float*>(out->host);
+  // The columns past the rows computed hold no query. They are zeroed: the score modifier and mask
+  // take a pass over every row of the tile (ScheduleAttention.cpp), and whatever the buffer held
+  // there (a denormal) could cost a microcode assist per vector.
+  auto zero_padding = [&](int64_t computed) {
+    const int64_t first_vector = computed / 16 * 16;
+    const __mmask16 partial = __mmask16(0xffffu << (computed % 16));
+    for (int64_t key = 0; key < keys; ++key)
+      for (int64_t col = first_vector; col < kMatrixRows; col += 16)
+        _mm512_mask_storeu_ps(C + key * ldc + col, col == first_vector ? partial : kAllLanes, _mm512_setzero_ps());
+  };
   if (decoding) {
     const int64_t D = q->dim[0].extent;
     DecodeRows key_rows{K, lda, nullptr};
@@ -78,9 +88,11 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
       decode_scores<4>(Q, key_rows, keys, D, C, ldc);
     else
       decode_scores<8>(Q, key_rows, keys, D, C, ldc);
+    zero_padding(rows <= 4 ? 4 : 8);
     return 0;
   }
   const int64_t D_pad = int64_t(q->dim[1].extent) * 2, N = live_columns(rows);
+  zero_padding(N);
   [[maybe_unused]] MatrixUnit unit;
   matrix_product(K, lda, kKeyStep, Q, D_pad, C, ldc, whole, N, false);
   if (whole < keys) {

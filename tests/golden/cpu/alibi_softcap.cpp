@@ -139,7 +139,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 // [fixed text: backends/cpu/fixed/WrapperSupport.h, 334 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 157 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 159 lines]
 
 namespace {
 
@@ -288,4 +288,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29772 lines, hash 466e62434bb311d6]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29802 lines, hash 02751028742bcfa6]

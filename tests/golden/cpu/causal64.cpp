@@ -1871,7 +1871,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 // [fixed text: backends/cpu/fixed/WrapperSupport.h, 334 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 157 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 159 lines]
 
 namespace {
 
@@ -2018,4 +2018,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17790 lines, hash ef22b0e83ca8c117]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17796 lines, hash f572c85c291af793]
