@@ -328,8 +328,8 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     for (int32_t x = 0; x < keys; ++x) {
       char* dk_row = dk_base + (b * stride_of(args->dk, 0) + hk * stride_of(args->dk, 1) + (key_lo + x) * stride_of(args->dk, 2)) * esize;
       char* dv_row = dv_base + (b * stride_of(args->dv, 0) + hk * stride_of(args->dv, 1) + (key_lo + x) * stride_of(args->dv, 2)) * esize;
-      for (int64_t c = 0; c < D; ++c) write_io(dk_row + c * esize, s.dk_acc[size_t(x * Dp + c)]);
-      for (int64_t c = 0; c < Dv; ++c) write_io(dv_row + c * esize, s.dv_acc[size_t(x * Dv_pad + c)]);
+      write_io_row(dk_row, s.dk_acc.data() + x * Dp, 1.0f, D);
+      write_io_row(dv_row, s.dv_acc.data() + x * Dv_pad, 1.0f, Dv);
     }
     return 0;
   });
@@ -346,7 +346,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     }
     for (int64_t r = 0; r < kTileQ && t * kTileQ + r < Lq; ++r) {
       char* dst = dq_base + (b * stride_of(args->dq, 0) + h * stride_of(args->dq, 1) + (t * kTileQ + r) * stride_of(args->dq, 2)) * esize;
-      for (int64_t c = 0; c < D; ++c) write_io(dst + c * esize, sum[size_t(r * Dp + c)]);
+      write_io_row(dst, sum.data() + r * Dp, 1.0f, D);
     }
     return 0;
   });

@@ -20,9 +20,10 @@ void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowA
     plane.set_u16(reinterpret_cast<uintptr_t>(dst), D_pad, kTileQ, D_pad);
     return;
   }
-  for (int64_t r = 0; r < rows; ++r) {
+  for (int64_t r = 0; r < rows; ++r) {  // a pair of elements at a time (one 32-bit copy)
     const char* src = row(r);
-    for (int64_t d = 0; d < D; ++d) memcpy(dst + (d / 2) * (2 * kTileQ) + 2 * r + (d & 1), src + 2 * d, 2);
+    for (int64_t p = 0; p < D / 2; ++p) memcpy(dst + p * (2 * kTileQ) + 2 * r, src + 4 * p, 4);
+    if (D % 2) memcpy(dst + (D / 2) * (2 * kTileQ) + 2 * r, src + 2 * (D - 1), 2);
   }
   plane.set_u16(reinterpret_cast<uintptr_t>(dst), 2 * kTileQ, D_pad / 2, 2 * kTileQ);
 }

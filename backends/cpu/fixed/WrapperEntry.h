@@ -78,7 +78,10 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     const bool reached = sum != 0.0f;
     float inv = reached ? scale / sum : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (reached)
+      write_io_row(dst, pv, inv, Dv);
+    else
+      memset(dst, 0, size_t(Dv * esize));
     if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
     if (max_base) max_base[b * mb + hr * mh + qr * ml] = kept_max;
     return true;

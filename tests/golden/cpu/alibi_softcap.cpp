@@ -137,7 +137,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 334 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 342 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 159 lines]
 
@@ -192,7 +192,10 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
     const bool reached = sum != 0.0f;
     float inv = reached ? scale / sum : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (reached)
+      write_io_row(dst, pv, inv, Dv);
+    else
+      memset(dst, 0, size_t(Dv * esize));
     if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
     if (max_base) max_base[b * mb + hr * mh + qr * ml] = kept_max;
     return true;
@@ -239,14 +242,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 125-196, 72 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 128-199, 72 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 198-231, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 201-234, 34 lines]
             int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(rows), decoding_layout, int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 234-280, 47 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 237-283, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 282-294, 13 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 285-297, 13 lines]
 
 }  // namespace attn_alibi_softcap_avx512
 #undef ATTN_F16C
@@ -288,4 +291,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29802 lines, hash 02751028742bcfa6]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29859 lines, hash 5cb9cc122a4b107b]
