@@ -43,16 +43,23 @@ void product_block(const uint16_t* a, int64_t lda, int64_t a_step, const uint16_
     if (two_rows) _tile_zero(2);
     if (two_rows && two_cols) _tile_zero(3);
   }
+  // Each load just before the first product that reads it: tiles have no renaming, so a load
+  // waits for the previous k-step's products that read the tile, and loading all four first made
+  // every product of a step wait for the last load (+4-7% on this loop alone, single thread, SPR).
   for (int64_t k = 0; k < K; k += 32) {
     const uint16_t* step = a + k / 32 * a_step;
     _tile_loadd(4, step, a_bytes);
-    if (two_rows) _tile_loadd(5, step + 16 * lda, a_bytes);
     _tile_loadd(6, b + k * kMatrixRows, b_bytes);
-    if (two_cols) _tile_loadd(7, b + k * kMatrixRows + 32, b_bytes);
     _tile_dpbf16ps(0, 4, 6);
-    if (two_cols) _tile_dpbf16ps(1, 4, 7);
-    if (two_rows) _tile_dpbf16ps(2, 5, 6);
-    if (two_rows && two_cols) _tile_dpbf16ps(3, 5, 7);
+    if (two_cols) {
+      _tile_loadd(7, b + k * kMatrixRows + 32, b_bytes);
+      _tile_dpbf16ps(1, 4, 7);
+    }
+    if (two_rows) {
+      _tile_loadd(5, step + 16 * lda, a_bytes);
+      _tile_dpbf16ps(2, 5, 6);
+      if (two_cols) _tile_dpbf16ps(3, 5, 7);
+    }
   }
   _tile_stored(0, c, c_bytes);
   if (two_cols) _tile_stored(1, c + 16, c_bytes);

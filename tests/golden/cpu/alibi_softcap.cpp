@@ -291,4 +291,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29859 lines, hash 5cb9cc122a4b107b]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29866 lines, hash c5ca340c2a974d25]
