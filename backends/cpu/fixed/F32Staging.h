@@ -52,10 +52,10 @@ void read_row(const char* src, float* dst, int64_t n) {
 /// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
 /// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense);
 /// otherwise either a converted copy of the whole tensor (columns past the tensor's zero-filled),
-/// or, when few tasks read each plane (decoding) or the rows are a paged cache's, nothing up front:
-/// each task converts the rows it is about to visit into its own scratch (`streamed`), so keys the
-/// mask rules out are never read and no tensor-sized buffer is allocated (its page faults cost more
-/// than the conversion).
+/// (a paged cache's rows gathered out of their pages), or, when few tasks read each plane
+/// (decoding), nothing up front: each task converts the rows it is about to visit into its own
+/// scratch (`streamed`), so keys the mask rules out are never read and no tensor-sized buffer is
+/// allocated (its page faults cost more than the conversion).
 struct KeySide {
   const float* base = nullptr;
   int64_t head_stride = 0, batch_stride = 0;  // in floats
@@ -64,7 +64,7 @@ struct KeySide {
   const char* src = nullptr;              // streamed: the caller's tensor
   int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
   int64_t src_cols = 0;                     // its last extent
-  KeyPages pages;                           // a paged cache's rows (always streamed)
+  KeyPages pages;                           // a paged cache's rows (copied or streamed)
   KeySide() = default;
   KeySide(const KeySide&) = delete;
   KeySide& operator=(const KeySide&) = delete;
@@ -77,7 +77,7 @@ struct KeySide {
       memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
     }
   }
-  /// prepare_key_side (below) for rows of `columns` floats; rows in `paged` pages are streamed.
+  /// prepare_key_side (below) for rows of `columns` floats, from `paged` pages if it has a table.
   /// The f32 paths have one layout: their pipeline computes every row of a tile.
   static bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
   /// (`plain_rows`: the f32 paths have no decoding layout; false.)
@@ -110,7 +110,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   }
   int64_t esize = t->dtype.bits / 8;
   int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
-  if (stream || s.pages.table) {
+  if (stream) {
     s.streamed = true, s.src = base, s.src_b = sb, s.src_h = sh, s.src_l = sl, s.src_cols = C;
     return true;
   }
@@ -121,7 +121,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   return parallel_for(uc, int(B * H), [&](int task) {
     int64_t b = task / H, h = task % H;
     for (int64_t r = 0; r < L; ++r) {
-      const char* src = base + b * sb + h * sh + r * sl;
+      const char* src = base + s.pages.row(b, r, sb, sl) + h * sh;
       float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
       read_row(src, dst, C);
       memset(dst + C, 0, size_t(cols - C) * 4);

@@ -30,7 +30,7 @@ void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowA
 
 /// K as bf16 rows of D_pad elements: the caller's tensor in place when its rows are that already
 /// (D a multiple of a k-step, the usual case, and not in pages), else a zero-padded copy, whole or
-/// (decoding, pages) of the rows a task is about to visit. The decoding layout reads a paged
+/// (decoding) of the rows a task is about to visit. The decoding layout reads a paged
 /// cache's rows where they are, through their addresses (KeyPages::addresses).
 struct MatrixKeys {
   const char* base = nullptr;  // in place or the copy: rows of D_pad u16
@@ -39,7 +39,7 @@ struct MatrixKeys {
   bool streamed = false, addressed = false;
   const char* src = nullptr;  // copies: the caller's tensor and its strides in bytes
   int64_t src_b = 0, src_h = 0, src_l = 0;
-  KeyPages pages;  // a paged cache's rows (always streamed)
+  KeyPages pages;  // a paged cache's rows (copied, or read through their addresses when decoding)
   std::vector<uint16_t> copy;
 
   void copy_rows(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst) const {
@@ -52,8 +52,10 @@ struct MatrixKeys {
                bool plain_rows) {
     const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
     D = head_dim, D_pad = round_up(head_dim, kMatrixStep), pages = paged;
-    if (pages.table) stream = true;
+    // A paged cache's rows are read through their addresses in the decoding layout; otherwise they
+    // are copied as any other K, once when many tasks read the plane (a prefill chunk's tiles).
     addressed = plain_rows && pages.table;
+    if (addressed) stream = true;
     const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
     if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
@@ -98,7 +100,7 @@ struct MatrixValues {
   const char* src = nullptr;
   int64_t src_b = 0, src_h = 0, src_l = 0;
   int64_t Dv = 0, Dv_pad = 0, L = 0, blocks = 0, H = 0;
-  KeyPages pages;  // a paged cache's rows (always streamed)
+  KeyPages pages;  // a paged cache's rows (transposed, or read through their addresses when decoding)
   std::vector<uint16_t> copy;
 
   int64_t block_size() const { return Dv_pad * kMatrixStep; }
@@ -125,7 +127,6 @@ struct MatrixValues {
                bool plain_rows) {
     const int64_t B = t->shape[0];
     H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, pages = paged, plain = plain_rows;
-    if (pages.table) stream = true;
     blocks = (L + kMatrixStep - 1) / kMatrixStep;
     const bool too_long = plain ? !pages.table && L * stride_of(t, 2) >= (int64_t(1) << 31)
                                 : blocks * block_size() >= (int64_t(1) << 31);

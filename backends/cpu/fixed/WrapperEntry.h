@@ -102,7 +102,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   const bool pack = kPackHeads && Lq == 1 && groups > 1;
   const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
   // K and V that need converting are converted by the tasks themselves when at most two tasks
-  // read each key/value plane (and always from a paged cache), once up front otherwise.
+  // read each key/value plane (and a paged cache decoding), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);

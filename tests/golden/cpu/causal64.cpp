@@ -1946,7 +1946,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const bool pack = kPackHeads && Lq == 1 && groups > 1;
   const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
   // K and V that need converting are converted by the tasks themselves when at most two tasks
-  // read each key/value plane (and always from a paged cache), once up front otherwise.
+  // read each key/value plane (and a paged cache decoding), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
@@ -2021,4 +2021,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17829 lines, hash e87702033ce385f4]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17829 lines, hash b96a1b1cb9049e0f]
