@@ -26,10 +26,9 @@ constexpr __mmask16 kAllLanes = 0xffff;
 
 /// 2^x for x <= 0 or NaN, 16 lanes: -inf gives 0 exactly (a masked key), NaN stays NaN (the
 /// documented non-finite rule: a NaN score reaches its row). A degree-5 fit of 2^f on [0, 1)
-/// (relative error 1.6e-7), scaled by 2^floor(x) with vscalefps. Below 2^-126 the result is 0, as
-/// on the f32 paths (backends/cpu/VectorMath.cpp): a denormal or underflowing result costs
-/// a microcode assist per instruction (FTZ is the caller's, off by default), which made decoding
-/// twice as slow when a row's keys were far below its maximum.
+/// (relative error 1.6e-7), scaled by 2^floor(x) with vscalefps. For x below -126 the result is 0,
+/// as on the f32 paths (backends/cpu/VectorMath.cpp): a denormal or underflowing result costs a
+/// microcode assist per instruction (flush-to-zero is the caller's, off by default).
 __m512 exp2_nonpositive(__m512 x) {
   const __mmask16 normal = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-126.0f), _CMP_NLT_UQ);  // x >= -126, or NaN
   x = _mm512_maskz_max_ps(kAllLanes, _mm512_set1_ps(-126.0f), x);  // NaN stays: vmaxps returns its second operand

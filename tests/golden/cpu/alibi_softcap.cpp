@@ -291,4 +291,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29868 lines, hash 080d5f4fbfce61b4]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29866 lines, hash 56c96d25b0065d3e]
