@@ -11,6 +11,8 @@ Halide::Expr index_var(IndexVar v) {
       Halide::Internal::Variable::make(Halide::Int(32), "h"),
       Halide::Internal::Variable::make(Halide::Int(32), "q"),
       Halide::Internal::Variable::make(Halide::Int(32), "kv"),
+      Halide::Internal::Variable::make(Halide::Int(32), "q_len"),
+      Halide::Internal::Variable::make(Halide::Int(32), "kv_len"),
   };
   return vars[static_cast<int>(v)];
 }

@@ -47,7 +47,8 @@ struct KernelIR {
   }
 };
 
-/// The Int(32) variable for an index (`b`, `h`, `q`, `kv`) and the Float(32) `score` variable.
+/// The Int(32) variable for an index (`b`, `h`, `q`, `kv`, `q_len`, `kv_len`) and the Float(32) `score`
+/// variable.
 Halide::Expr index_var(IndexVar v);
 Halide::Expr score_var();
 

@@ -59,7 +59,7 @@ bool varies_per_position(const Expr& e) {
 
 // The index variables and the score at the point of evaluation, plus named values.
 struct Env {
-  Expr idx[4];
+  Expr idx[kNumIndexVars];
   Expr score;
   std::map<const void*, Value> names;  // keyed by Param* or Binding*
 };
@@ -135,7 +135,7 @@ class Lowering {
     ir->source_path = program_.sources.path(k.module ? k.module->file : 0);
     ir->range = k.name_range;
     Env env;
-    for (int i = 0; i < 4; ++i) env.idx[i] = index_var(static_cast<IndexVar>(i));
+    for (int i = 0; i < kNumIndexVars; ++i) env.idx[i] = index_var(static_cast<IndexVar>(i));
     env.score = score_var();
     ir->args.reserve(k.params.size());
     for (const Param& p : k.params) {
@@ -216,23 +216,24 @@ class Lowering {
   // ---- closures ----------------------------------------------------------------------------------
 
   // Evaluates a mask or score modifier at the given indices and incoming score.
-  Expr apply(const Closure& c, const Expr (&idx)[4], const Expr& score) {
+  Expr apply(const Closure& c, const Expr (&idx)[kNumIndexVars], const Expr& score) {
     if (c.first) {
       Expr s1 = apply(*c.first, idx, score);
       return apply(*c.second, idx, s1);
     }
-    Expr at[4] = {idx[0], idx[1], idx[2], idx[3]};
+    Expr at[kNumIndexVars];
+    std::copy(std::begin(idx), std::end(idx), at);
     Expr s = score;
     if (!c.overrides.empty()) {
       // Named arguments are evaluated where the closure is applied: `q` in `causal(q = q + 1)`
       // is the index the closure is asked about.
       Env where = *c.env;
-      for (int i = 0; i < 4; ++i) where.idx[i] = idx[i];
+      for (int i = 0; i < kNumIndexVars; ++i) where.idx[i] = idx[i];
       where.score = score;
       for (const Argument* a : c.overrides) {
         Expr v = force(eval(*a->value, where), where);
         if (a->name == "score") s = to_float(v);
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < kNumIndexVars; ++i)
           if (a->name == kIndexNames[i]) at[i] = v;
       }
     }
@@ -242,7 +243,7 @@ class Lowering {
       return apply(*inner.closure, at, s);
     }
     Env env;
-    for (int i = 0; i < 4; ++i) env.idx[i] = at[i];
+    for (int i = 0; i < kNumIndexVars; ++i) env.idx[i] = at[i];
     env.score = s;
     if (c.inline_expr) {
       env.names = c.env->names;
@@ -592,11 +593,11 @@ class Lowering {
   // Where an fn's body is evaluated: its arguments bound, the indices overridden by name.
   Env fn_env(const Closure& c, const Env& env) {
     Env inner;
-    for (int i = 0; i < 4; ++i) inner.idx[i] = env.idx[i];
+    for (int i = 0; i < kNumIndexVars; ++i) inner.idx[i] = env.idx[i];
     inner.score = env.score;
     for (const Argument* a : c.overrides) {
       Expr v = force(eval(*a->value, env), env);
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < kNumIndexVars; ++i)
         if (a->name == kIndexNames[i]) inner.idx[i] = v;
     }
     for (size_t i = 0; i < c.decl->params.size(); ++i) inner.names[&c.decl->params[i]] = c.args[i];

@@ -260,8 +260,9 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
     return v;
   };
 
-  TileProgramBuilder tile(
-      with_scalars({"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"}), buffers);
+  TileProgramBuilder tile(with_scalars({"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min",
+                                        "h_max", "q_len", "kv_len"}),
+                          buffers);
   const double inf = std::numeric_limits<double>::infinity();
   auto emit_loads = [&](const std::vector<TileLoad>& loads) {
     for (const TileLoad& l : loads) {
@@ -324,7 +325,7 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
     p.ranges = {{0, 0, TileKind::Partial}, {0, 0, TileKind::Full}, {0, p.kv_tiles, TileKind::Partial}};
   }
 
-  TileProgramBuilder element(with_scalars({"b", "h", "q", "kv"}), buffers);
+  TileProgramBuilder element(with_scalars({"b", "h", "q", "kv", "q_len", "kv_len"}), buffers);
   try {
     prog.element = element.finish({element.emit(element_mask)});
   } catch (const UnsupportedTileExpr& e) {

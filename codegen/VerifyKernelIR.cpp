@@ -34,7 +34,7 @@ class VerifyNodes : public HI::IRGraphVisitor {
   using HI::IRGraphVisitor::visit;
 
   void visit(const HI::Variable* v) override {
-    static const char* const kNames[] = {"b", "h", "q", "kv", "score"};
+    static const char* const kNames[] = {"b", "h", "q", "kv", "q_len", "kv_len", "score"};
     for (const char* name : kNames)
       if (v->name == name && !v->param.defined()) return;
     if (!v->param.defined() && reduction_vars_.contains(v->name)) return;

@@ -40,9 +40,11 @@ enum class ExprKind : uint8_t {
   Tuple,     ///< (a, b)            operands: elements (the body of an fn returning several values)
 };
 
-/// The four index variables in scope everywhere.
-enum class IndexVar : uint8_t { B, H, Q, KV };
-inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
+/// The index variables in scope everywhere: the four positions and the call's two lengths
+/// (docs/language.md, "The meaning of a kernel").
+enum class IndexVar : uint8_t { B, H, Q, KV, QLen, KVLen };
+inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv", "q_len", "kv_len"};
+inline constexpr int kNumIndexVars = 6;
 
 /// What a name refers to, filled by Sema. A Builtin is the function the name spells.
 struct SymbolRef {

@@ -16,7 +16,9 @@
 namespace attn {
 
 bool is_index_name(const std::string& name) {
-  return name == "b" || name == "h" || name == "q" || name == "kv";
+  for (const char* i : kIndexNames)
+    if (name == i) return true;
+  return false;
 }
 
 std::optional<double> constant_value(const Expr& e) {

@@ -241,7 +241,7 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
         e.ref.param = &p;
         return p.type;
       }
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kNumIndexVars; ++i)
     if (n == kIndexNames[i]) {
       e.ref.kind = SymbolRef::Index;
       e.ref.index = static_cast<IndexVar>(i);

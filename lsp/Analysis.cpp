@@ -299,6 +299,8 @@ const char* index_doc(IndexVar v) {
     case IndexVar::H: return "the query head";
     case IndexVar::Q: return "the query position";
     case IndexVar::KV: return "the key position";
+    case IndexVar::QLen: return "the query length (the sequence's, in a ragged or paged call)";
+    case IndexVar::KVLen: return "the key length (the sequence's, in a ragged or paged call)";
   }
   return "";
 }

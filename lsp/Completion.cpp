@@ -87,7 +87,7 @@ void named_arguments(const Analysis& a, const CursorContext& c, Collector& out) 
     out.add(p.name + " =", CompletionKind::Field, type_name(p.type),
             "parameter of `" + decl_signature(*callee) + "`", p.name + " = ");
   if (callee->kind != DeclKind::Fn)
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < kNumIndexVars; ++i)
       out.add(std::string(kIndexNames[i]) + " =", CompletionKind::Field, "int",
               std::string("apply at another ") + index_doc(static_cast<IndexVar>(i)),
               std::string(kIndexNames[i]) + " = ");
@@ -139,7 +139,7 @@ void expression_names(const Analysis& a, const CursorContext& c, Collector& out)
     out.add(*it, CompletionKind::Variable, "let", "", "");
   for (const std::string& p : c.params)
     out.add(p, CompletionKind::Variable, param_type(a, c, p), "parameter", "");
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kNumIndexVars; ++i)
     out.add(kIndexNames[i], CompletionKind::Variable, "int", index_doc(static_cast<IndexVar>(i)), "");
   if (c.score_in_scope) out.add("score", CompletionKind::Variable, "float", "the raw attention score", "");
   if (const Module* m = a.main()) {

@@ -33,7 +33,7 @@ std::string describe(const Analysis& a, const Occurrence& o) {
       return code((o.local->is_reduction_var ? "(reduction index) " : "(let) ") + o.local->name + ": " +
                   type_name(o.local->type));
     case OccurrenceKind::Index:
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < kNumIndexVars; ++i)
         if (a.name_of(o) == kIndexNames[i])
           return code("(index) " + std::string(a.name_of(o)) + ": int") + "\n\n" +
                  index_doc(static_cast<IndexVar>(i)) + ", in scope everywhere";

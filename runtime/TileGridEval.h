@@ -68,12 +68,12 @@ class TileClassifier {
  public:
   TileClassifier(const PlanPrograms& plan, const PlanArgs& in, int64_t kv_tiles, RunError& error)
       : plan_(plan), in_(in), prog_(plan.tile), error_(error) {
-    std::vector<uint8_t> cls(8 + in.scalars.size(), 0);
+    std::vector<uint8_t> cls(10 + in.scalars.size(), 0);
     cls[0] = cls[1] = 1;
     cls[2] = cls[3] = 2;
     op_class_ = classify(prog_, cls.data(), cls.size());
     prog_.op_class = op_class_.data();
-    inputs_ = {0, 0, 0, 0, in.b_lo, in.b_hi, in.h_lo, in.h_hi};
+    inputs_ = {0, 0, 0, 0, in.b_lo, in.b_hi, in.h_lo, in.h_hi, double(in.q_len), double(in.kv_len)};
     inputs_.insert(inputs_.end(), in.scalars.begin(), in.scalars.end());
     regs_.assign(prog_.num_ops, 0);
     step(0);

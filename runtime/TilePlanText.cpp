@@ -214,8 +214,8 @@ TilePlanProgram read_tile_plan_program(std::string_view text) {
   p.ranges = r.program("ranges");
   if (p.element_error.empty()) p.element = r.program("element");
   const size_t ns = p.scalars.size(), nb = p.buffers.size();
-  if (p.tile.inputs.size() != 8 + ns || p.ranges.inputs.size() != 7 + ns ||
-      (p.element_error.empty() && p.element.inputs.size() != 4 + ns) || p.tile.buffers.size() != nb ||
+  if (p.tile.inputs.size() != 10 + ns || p.ranges.inputs.size() != 7 + ns ||
+      (p.element_error.empty() && p.element.inputs.size() != 6 + ns) || p.tile.buffers.size() != nb ||
       p.ranges.buffers.size() != nb || (p.element_error.empty() && p.element.buffers.size() != nb))
     throw std::invalid_argument("tile plan text: programs do not match the plan's arguments");
   if (p.tile.outputs.size() != 2 || p.ranges.outputs.size() != 4 ||

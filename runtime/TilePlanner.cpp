@@ -81,7 +81,7 @@ class ElementMask {
       : prog_(plan.element), buffers_(buffer_ranges(plan, in)), regs_(plan.element.ops.size()) {
     if (!plan.element_error.empty())
       throw std::invalid_argument("the mask cannot be evaluated per element: " + plan.element_error);
-    x_ = {std::max(in.b_lo, 0.0), std::max(in.h_lo, 0.0), 0, 0};
+    x_ = {std::max(in.b_lo, 0.0), std::max(in.h_lo, 0.0), 0, 0, double(in.q_len), double(in.kv_len)};
     const std::vector<double> scalars = scalar_values(plan, in);
     x_.insert(x_.end(), scalars.begin(), scalars.end());
   }

@@ -35,7 +35,8 @@ struct TilePlanProgram {
   int block_q = 64, block_kv = 64;
   std::vector<std::string> scalars;  ///< scalar kernel arguments the mask reads
   std::vector<std::string> buffers;  ///< buffers the mask reads, in BufferRanges order
-  /// Per-tile classifier. Inputs: q_min q_max kv_min kv_max b_min b_max h_min h_max, scalars.
+  /// Per-tile classifier. Inputs: q_min q_max kv_min kv_max b_min b_max h_min h_max q_len kv_len,
+  /// scalars.
   /// Outputs: [empty, full] (1 when proven).
   TileProgram tile;
   /// Key-tile ranges of a query tile. Inputs: qt q_tiles kv_tiles q_len kv_len b h, scalars.
@@ -45,7 +46,7 @@ struct TilePlanProgram {
   /// Whether `ranges` is the whole answer (no tile in its Partial runs is provably Empty or Full
   /// on the sizes it was checked on); otherwise the planner refines Partial runs with `tile`.
   bool ranges_exact = false;
-  /// The mask at one element. Inputs: b h q kv, scalars. Output: [allowed].
+  /// The mask at one element. Inputs: b h q kv q_len kv_len, scalars. Output: [allowed].
   TileProgram element;
   /// Why `element` could not be compiled (an unsupported operation), or empty when it could.
   std::string element_error;

@@ -125,6 +125,9 @@ struct AttentionDefinition {
     e = Internal::substitute("kv", Expr(a.j), e);
     e = Internal::substitute("b", Expr(a.batch), e);
     e = Internal::substitute("h", Expr(a.head), e);
+    // The call's lengths: a paged sequence's num_queries is q0 + its queries, its key count.
+    e = Internal::substitute("q_len", Expr(a.num_queries), e);
+    e = Internal::substitute("kv_len", Expr(a.num_keys), e);
     return e;
   }
 };

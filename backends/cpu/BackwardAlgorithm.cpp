@@ -55,6 +55,8 @@ struct BackwardDefinition {
     e = Internal::substitute("kv", key, e);
     e = Internal::substitute("b", Expr(a.batch), e);
     e = Internal::substitute("h", Expr(a.head), e);
+    e = Internal::substitute("q_len", Expr(a.num_queries), e);
+    e = Internal::substitute("kv_len", Expr(a.num_keys), e);
     return e;
   }
   Expr checked(const Expr& e) const { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); }

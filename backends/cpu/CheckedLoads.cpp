@@ -18,6 +18,8 @@ class CheckLoads : public IRMutator {
   CheckLoads(Expr inactive, const Expr& num_queries, const Expr& num_keys) : inactive_(std::move(inactive)) {
     domain_.push("q", Interval(0, num_queries - 1));
     domain_.push("kv", Interval(0, num_keys - 1));
+    domain_.push("q_len", Interval(num_queries, num_queries));
+    domain_.push("kv_len", Interval(num_keys, num_keys));
   }
 
  private:

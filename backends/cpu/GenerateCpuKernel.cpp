@@ -87,7 +87,8 @@ std::string keys_masked_condition(const KernelIR& ir, const TilePlan& plan) {
   if (!plan.index_only || !plan.bounds_empty.defined()) return "";
   Halide::Expr e = Halide::Internal::simplify(plan.bounds_empty);
   if (Halide::Internal::is_const_zero(e)) return "";
-  static const std::set<std::string> vars = {"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"};
+  static const std::set<std::string> vars = {"q_min", "q_max", "kv_min", "kv_max", "b_min",
+                                                 "b_max", "h_min", "h_max", "q_len", "kv_len"};
   if (!printable_without_loads(e, vars)) return "";
   return cpu::CpuExprPrinter(ir).print(e);
 }

@@ -160,6 +160,7 @@ std::string row_functions(const WrapperSpec& spec) {
          "  auto sink_logit = [&](int32_t b, int32_t h, int32_t q, RowLoadError& bad) -> float {\n"
          "    [[maybe_unused]] const double* scalars = args->scalars;\n"
          "    (void)b, (void)h, (void)q, (void)bad;\n"
+         "    [[maybe_unused]] const int32_t q_len = int32_t(q_end), kv_len = int32_t(Lk);\n"
          "    return float(" + spec.sink + ");\n  };\n";
 }
 
@@ -219,8 +220,8 @@ std::string sink_gradients(const WrapperSpec& spec) {
     std::string index;
     for (const std::string& i : r.index) index += (index.empty() ? "" : ", ") + i;
     o << "        if (grad_offset[" << r.buffer << "] >= 0) {\n"
-      << "          const int32_t b = b32, h = h32, q = q32;\n"
-      << "          (void)b, (void)h, (void)q;\n"
+      << "          const int32_t b = b32, h = h32, q = q32, q_len = int32_t(q_end), kv_len = int32_t(Lk);\n"
+      << "          (void)b, (void)h, (void)q, (void)q_len, (void)kv_len;\n"
       << "          // A read in a select's untaken branch has partial 0 and may be out of range.\n"
       << "          const float partial = float(" << r.partial << ");\n"
       << "          if (partial != 0.0f) {\n"

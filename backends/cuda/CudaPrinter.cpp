@@ -65,10 +65,15 @@ class CudaExprPrinter : public CExprPrinter {
     return "((int)p.buffers[" + std::to_string(buffer) + "].shape[" + std::to_string(dim) + "] /* " +
            arg.name + " */)";
   }
+  // The call's lengths are the launch's (every device function takes the parameters `p`).
+  std::string variable(const std::string& name) override {
+    if (name == "q_len" || name == "kv_len") return "p." + name;
+    return name;
+  }
 };
 
 /// Variables a printed tile condition may use besides scalar arguments.
-const std::set<std::string> kTileVars = {"b", "h", "q_lo", "q_hi", "kv_lo", "kv_hi"};
+const std::set<std::string> kTileVars = {"b", "h", "q_lo", "q_hi", "kv_lo", "kv_hi", "q_len", "kv_len"};
 
 /// True when `e` reads no buffer and names only tile variables and scalar arguments.
 bool printable_tile_condition(const Halide::Expr& e, const std::set<std::string>& allowed = kTileVars) {
@@ -106,7 +111,7 @@ bool is_const_true(const Halide::Expr& e) { return HI::is_const_one(e); }
 /// over every tile when the plan has none that can be printed.
 std::string key_ranges_function(const KernelIR& ir, const TilePlan& plan, std::string* plan_text = nullptr) {
   CudaExprPrinter pr(ir);
-  static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h"};
+  static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h", "q_len", "kv_len"};
   std::vector<KeyTileRange> ranges;
   for (const KeyTileRange& r : plan.ranges) {
     if (r.kind == TileKind::Empty) continue;

@@ -1,6 +1,7 @@
 // CompiledExpr: flattening Halide IR into nodes and evaluating them at a point.
 #include "backends/reference/EvalExpr.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -122,9 +123,10 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
   else if (const auto* v = e.as<HI::Variable>()) {
     if (v->name == "score")
       n.op = Op::Score;
-    else if (v->name == "b" || v->name == "h" || v->name == "q" || v->name == "kv") {
+    else if (const char* const* i = std::find(std::begin(kIndexNames), std::end(kIndexNames), v->name);
+             i != std::end(kIndexNames) && !v->param.defined()) {
       n.op = Op::Index;
-      n.ref = v->name == "b" ? 0 : v->name == "h" ? 1 : v->name == "q" ? 2 : 3;
+      n.ref = static_cast<int>(i - std::begin(kIndexNames));
     } else if (reduce_slots_.count(v->name)) {
       n.op = Op::ReduceVar;
       n.ref = reduce_slots_.at(v->name);

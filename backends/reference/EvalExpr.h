@@ -1,4 +1,4 @@
-// A plain evaluator of the IR's expressions at one point (b, h, q, kv, score), used by the
+// A plain evaluator of the IR's expressions at one point (b, h, q, kv, q_len, kv_len, score), used by the
 // reference backend and by tests that check definitions element by element.
 #pragma once
 
@@ -19,7 +19,7 @@ struct ArgValues {
 
 /// Where an expression is evaluated.
 struct EvalPoint {
-  int32_t idx[4] = {0, 0, 0, 0};  ///< b, h, q, kv
+  int32_t idx[kNumIndexVars] = {};  ///< b, h, q, kv, q_len, kv_len (IndexVar's order)
   double score = 0;
   double* reduce_vars = nullptr;  ///< the values of the reduction variables in scope (CompiledExpr's)
 };

@@ -32,6 +32,9 @@ struct RowLayout {
   }
   int64_t q_len(int64_t b) const { return ragged ? sequences[size_t(b)].q_len : Lq; }
   int64_t kv_len(int64_t b) const { return ragged ? sequences[size_t(b)].kv_len : Lkv; }
+  /// The value of `q_len` in sequence b: its query count, or for a paged sequence (a batch of one
+  /// whose queries are its last tokens) its key count.
+  int64_t q_len_builtin(int64_t b) const { return paged ? kv_len(b) : q_len(b); }
   /// The position (`q`) of query i of sequence b: a paged sequence's queries are its last tokens.
   int64_t q_pos(int64_t b, int64_t i) const { return ragged ? sequences[size_t(b)].q_pos + i : i; }
   /// The row index of query i of sequence b, head h, in Q, Out, LSE and max.
@@ -94,6 +97,8 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     p.idx[0] = static_cast<int32_t>(b);
     p.idx[1] = static_cast<int32_t>(h);
     p.idx[2] = static_cast<int32_t>(layout.q_pos(b, qi));
+    p.idx[4] = static_cast<int32_t>(layout.q_len_builtin(b));
+    p.idx[5] = static_cast<int32_t>(Lkv);
     double m = -INFINITY;
     bool nan = false;
     for (int64_t j = 0; j < Lkv; ++j) {

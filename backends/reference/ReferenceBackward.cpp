@@ -156,6 +156,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     std::vector<double> s(static_cast<size_t>(Lkv), -INFINITY), raw(static_cast<size_t>(Lkv));
     std::vector<char> allowed(static_cast<size_t>(Lkv));
     EvalPoint p;
+    p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(Lkv);
     p.idx[0] = static_cast<int32_t>(b), p.idx[1] = static_cast<int32_t>(h),
     p.idx[2] = static_cast<int32_t>(qi);
     for (int64_t j = 0; j < Lkv; ++j) {
@@ -213,6 +214,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
       for (const std::string& name : request.buffers)
         dbuf.emplace_back(static_cast<size_t>(in.buffers.at(name).numel()), 0.0);
     EvalPoint p;
+    p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(Lkv);
     for (int64_t j = j0; j < j1; ++j) {
       std::vector<double> dk(static_cast<size_t>(D), 0.0), dv(static_cast<size_t>(Dv), 0.0);
       for (int64_t h = hk * group; h < (hk + 1) * group; ++h)
@@ -254,6 +256,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     for (const std::string& name : request.buffers)
       dbuf.emplace_back(static_cast<size_t>(in.buffers.at(name).numel()), 0.0);
     EvalPoint p;
+    p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(Lkv);
     for (int64_t row = 0; row < B * Hq * Lq; ++row) {
       const RowStats& r = stats[static_cast<size_t>(row)];
       p.idx[0] = static_cast<int32_t>(row / (Hq * Lq)), p.idx[1] = static_cast<int32_t>((row / Lq) % Hq);

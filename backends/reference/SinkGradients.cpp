@@ -36,6 +36,7 @@ void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTe
   for (const Site& s : sites)
     sums[s.buffer].assign(static_cast<size_t>(in.buffers.at(s.buffer).numel()), 0.0);
   EvalPoint p;
+  p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(in.k.shape[2]);
   for (int64_t row = 0; row < rows; ++row) {
     p.idx[0] = static_cast<int32_t>(row / (Hq * Lq));
     p.idx[1] = static_cast<int32_t>((row / Lq) % Hq);

@@ -102,6 +102,7 @@ class ShaderEmitter {
   Id pc_ = 0, wg_id_ = 0, lid_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
   /// The point the error record names: b, h, q, kv (i32 values).
   Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
+  Id q_len_ = 0, kv_len_ = 0;  // the call's lengths (Lq, Lkv), where a shader has read them
   std::vector<int> arg_offsets_;
   Id err_seen_ = 0;
   std::vector<Id> err_record_;

@@ -187,6 +187,8 @@ class BackwardEmitter : ShaderEmitter {
     env.h = h_;
     env.q = qi_;
     env.kv = kv_;
+    env.q_len = q_len_;
+    env.kv_len = kv_len_;
     env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
     env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
     env.scalars = scalars_;
@@ -197,6 +199,7 @@ class BackwardEmitter : ShaderEmitter {
     Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
     Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
     Id group = idiv(Hq, Hkv);
+    q_len_ = Lq, kv_len_ = Lkv;
     b_ = wg(2);
     Id tile = wg(0);
     Id first = imul(tile, ci(c_.rows));

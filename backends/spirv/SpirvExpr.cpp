@@ -149,6 +149,11 @@ class Emitter {
     if (name == "h") return env_.h;
     if (name == "q") return env_.q;
     if (name == "kv") return env_.kv;
+    if (name == "q_len" || name == "kv_len") {
+      Id len = name == "q_len" ? env_.q_len : env_.kv_len;
+      if (!len) throw std::logic_error("internal error: '" + name + "' where the lengths are not available");
+      return len;
+    }
     if (name == "score") {
       if (!env_.score) throw std::logic_error("internal error: 'score' outside a score expression");
       return env_.score;

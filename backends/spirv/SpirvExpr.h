@@ -17,6 +17,7 @@ namespace attn::spirv {
 /// What an expression may refer to, already available as SPIR-V values in the current function.
 struct ExprEnv {
   Id b = 0, h = 0, q = 0, kv = 0;     ///< Int(32) index values
+  Id q_len = 0, kv_len = 0;           ///< Int(32): the call's lengths, `q_len` and `kv_len`
   Id score = 0;                       ///< f32, in score expressions
   std::map<std::string, Id> scalars;  ///< scalar arguments by name (i32, f32 or bool values)
   /// Emits a bounds-checked load of buffer `name` at `indices` (i32 values); returns an f32 value

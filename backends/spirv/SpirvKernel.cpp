@@ -146,6 +146,8 @@ class KernelEmitter : ShaderEmitter {
     env.b = b_;
     env.h = h_;
     env.q = qi_;
+    env.q_len = r_.Lq;
+    env.kv_len = r_.Lkv;
     env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
     env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
     env.scalars = load_scalars();

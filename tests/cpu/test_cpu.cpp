@@ -68,6 +68,11 @@ kernel softcap_bf16 { mask = sliding(300); score = softcap(20.0); dtype = bf16; 
 kernel decode_bf16(offset: int) { mask = kv <= q + offset; dtype = bf16; }
 kernel fixed_bf16 { mask = causal; head_dim = 128; value_dim = 48; dtype = bf16; lse = true; }
 kernel first_rows_bf16 { mask = q < 3 && causal; dtype = bf16; lse = true; }
+// The call's lengths: bottom-right causal, a window from the end (its key-block test reads them),
+// a score and a sink that read them.
+kernel from_end { mask = causal_from_end; score = score + float(kv_len - 2 * q_len) * 0.01; lse = true; }
+kernel from_end_window { mask = causal_from_end && q + kv_len - q_len - kv < 100; sink = float(q_len % 7) - 3.0; lse = true; }
+kernel from_end_bf16 { mask = causal_from_end; dtype = bf16; lse = true; }
 )attn";
 
 struct Shape {
@@ -342,6 +347,17 @@ BOOST_AUTO_TEST_CASE(key_blocks_ruled_out_by_the_mask_are_skipped) {
   BOOST_TEST(c.source.source.find("constexpr bool kHasKeyTest = true;") != std::string::npos);
   const CpuCompiled& d = compile_cpu(kProgram, "dense");
   BOOST_TEST(d.source.source.find("constexpr bool kHasKeyTest = false;") != std::string::npos);
+}
+
+// q_len and kv_len are the call's: fewer queries than keys (chunked prefill, decoding), as many,
+// more (the first rows see no key), lengths that are not tile or key-block multiples.
+BOOST_AUTO_TEST_CASE(call_lengths_against_the_reference) {
+  std::mt19937 rng(29);
+  for (const char* name : {"from_end", "from_end_window", "from_end_bf16"})
+    for (auto [Lq, Lkv] : {std::pair<int64_t, int64_t>{37, 1337}, {1, 700}, {130, 130}, {200, 75}, {5, 3}})
+      check(name, Shape{1, 4, 2, Lq, Lkv, 64, 64}, rng);
+  const CpuCompiled& c = compile_cpu(kProgram, "from_end_window");
+  BOOST_TEST(c.source.source.find("constexpr bool kHasKeyTest = true;") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(decoding_packs_the_heads_of_a_group) {

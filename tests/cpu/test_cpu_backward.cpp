@@ -45,6 +45,13 @@ kernel constructs(slopes: tensor<f32>[heads]) {
 }
 kernel dense_f16 { dtype = f16; }
 kernel causal_bf16 { mask = causal; dtype = bf16; }
+// The call's lengths in the mask and the score.
+kernel from_end(slopes: tensor<f32>[heads]) {
+  mask = causal_from_end;
+  score = score + slopes[h] * float(kv_len - q_len + q - kv);
+  lse = true;
+}
+kernel from_end_bf16 { mask = causal_from_end; dtype = bf16; }
 )attn";
 
 struct Shape {
@@ -125,6 +132,12 @@ BOOST_AUTO_TEST_CASE(against_the_reference) {
   // Head dims above kMaxCallHeadDim stay open (the others are fixed to the call's): the open-dims
   // backward, which `attnc compile` emits for such kernels, against the reference too.
   check_kernel("dense", {1, 1, 1, 9, 12, kMaxCallHeadDim + 8, 16});
+}
+
+BOOST_AUTO_TEST_CASE(call_lengths) {
+  check_kernel("from_end", {1, 2, 1, 70, 333, 32, 32}, true);  // chunked prefill
+  check_kernel("from_end", {1, 2, 2, 90, 40, 16, 16}, true);   // more queries than keys
+  check_kernel("from_end_bf16", {1, 2, 1, 100, 600, 64, 64});
 }
 
 BOOST_AUTO_TEST_CASE(buffer_gradients) {

@@ -421,12 +421,17 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
 
     test::HostArguments args(ir, rng);
     const ArgValues& values = args.values;
-    const attn_cuda_params& p = args.params;
+    // The launch's lengths (q_len, kv_len): 300 x 300, the plan checks' grid; the point checks
+    // also try fewer and more queries than keys.
+    attn_cuda_params p = args.params;
+    p.q_len = p.kv_len = 300;
+    const attn_cuda_params* at = &p;
     attn_cuda_error& err = args.error;
     CompiledExpr mask(ir.mask, ir), score(ir.score, ir);
     auto ref_mask = [&](int b, int h, int q, int kv, bool& ok) {
       EvalPoint pt;
       pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+      pt.idx[4] = at->q_len, pt.idx[5] = at->kv_len;
       try {
         ok = true;
         return mask.eval(pt, values) != 0;
@@ -436,12 +441,15 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
       }
     };
     int mismatches = 0;
+    attn_cuda_params other = p;
     for (int n = 0; n < 3000 && mismatches < 5; ++n) {
       const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4),
                 q = static_cast<int>(rng() % 300), kv = static_cast<int>(rng() % 300);
+      other.q_len = n % 3 == 1 ? 37 : 300, other.kv_len = n % 3 == 2 ? 111 : 300;
+      at = &other;
       bool ok = false;
       err.flag = 0;
-      const bool want = ref_mask(b, h, q, kv, ok), got = mask_fn(b, h, q, kv, &p);
+      const bool want = ref_mask(b, h, q, kv, ok), got = mask_fn(b, h, q, kv, at);
       if (!ok) {
         BOOST_TEST(err.flag == 1, kernels[i].label << ": no error reported at q=" << q << " kv=" << kv);
         continue;
@@ -454,9 +462,10 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
       if (!want) continue;
       EvalPoint pt;
       pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+      pt.idx[4] = other.q_len, pt.idx[5] = other.kv_len;
       pt.score = 0.01 * static_cast<double>(static_cast<int>(rng() % 2000) - 1000);
       const double ws = score.eval(pt, values);
-      const float gs = score_fn(static_cast<float>(pt.score), b, h, q, kv, &p);
+      const float gs = score_fn(static_cast<float>(pt.score), b, h, q, kv, &other);
       if (!(std::abs(gs - ws) <= 1e-4 * std::max(1.0, std::abs(ws)))) {
         ++mismatches;
         BOOST_ERROR(kernels[i].label << ": score at " << q << ", " << kv << ": " << gs << " vs " << ws);
@@ -464,6 +473,7 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     }
     // The plan's key-tile runs (64 x 64 tiles, 300 positions): tiles outside them are empty,
     // tiles in a full run are full.
+    at = &p;
     for (int qt = 0; qt < 5; ++qt) {
       int begin[8], end[8];
       bool full[8];

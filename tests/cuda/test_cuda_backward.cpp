@@ -363,7 +363,7 @@ BOOST_AUTO_TEST_CASE(backward_tile_walks_cover_the_mask) {
           for (int q = 0; q < Lq; ++q)
             for (int kv = 0; kv < Lkv; ++kv) {
               EvalPoint pt;
-              pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+              pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv, pt.idx[4] = Lq, pt.idx[5] = Lkv;
               const bool m = mask.eval(pt, args.values) != 0;
               const size_t t = size_t((h * qn + q / 64) * kn + kv / 64);
               any[t] |= m;

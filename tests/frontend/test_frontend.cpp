@@ -82,6 +82,25 @@ kernel k(start: tensor<i32>[n]) { mask = packed(causal, start); }
   BOOST_TEST(str(packed->mask).find("start(kv)") != std::string::npos);
 }
 
+// q_len and kv_len are ints wherever q and kv are: masks, scores, sinks, fns, named arguments.
+BOOST_AUTO_TEST_CASE(lengths_are_index_variables) {
+  auto ir = lower(R"(
+fn from_end(x: int) -> int = x + (kv_len - q_len);
+mask late = from_end(q) >= kv;
+score shift = score + float(kv_len - q_len) * 0.5;
+kernel k { mask = late && late(q_len = q_len + 1); score = shift; sink = float(q_len) - 1.0; }
+)",
+                  "k");
+  const std::string mask = str(ir->mask), score = str(ir->score), sink = str(ir->sink);
+  BOOST_TEST(mask.find("q_len") != std::string::npos);
+  BOOST_TEST(mask.find("kv_len") != std::string::npos);
+  BOOST_TEST(mask.find("(kv + q_len) + 1)") != std::string::npos, mask);  // the named argument
+  BOOST_TEST(score.find("kv_len") != std::string::npos, score);
+  BOOST_TEST(sink.find("q_len") != std::string::npos, sink);
+  auto std_mask = lower("import std.masks;\nkernel k { mask = causal_from_end; }", "k");
+  BOOST_TEST(str(std_mask->mask) == "((kv + q_len) <= (kv_len + q))", str(std_mask->mask));
+}
+
 BOOST_AUTO_TEST_CASE(inline_mask_arguments_are_evaluated_where_applied) {
   auto ir = lower(R"(
 mask shifted(inner: mask) = inner(q = q - 4);

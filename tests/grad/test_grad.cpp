@@ -116,7 +116,7 @@ class Loss {
           const int64_t row = (b * Hq + h) * Lq + i, hk = h / (Hq / Hkv);
           std::vector<double> s(size_t(Lkv), -INFINITY);
           double m = -INFINITY;
-          EvalPoint p{{int32_t(b), int32_t(h), int32_t(i), 0}, 0};
+          EvalPoint p{{int32_t(b), int32_t(h), int32_t(i), 0, int32_t(Lq), int32_t(Lkv)}, 0};
           for (int64_t j = 0; j < Lkv; ++j) {
             p.idx[3] = int32_t(j);
             if (mask_.eval(p, args) == 0) continue;

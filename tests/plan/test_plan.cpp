@@ -372,6 +372,93 @@ BOOST_AUTO_TEST_CASE(documents_and_global_tokens) {
   }
 }
 
+// Masks of the call's lengths (q_len, kv_len: the grid's own), index-only and with a buffer: no
+// plan drops an allowed element, for fewer, as many and more queries than keys.
+BOOST_AUTO_TEST_CASE(call_lengths_brute_force) {
+  const HExpr q = Q(), kv = KV(), ql = index_var(IndexVar::QLen), kl = index_var(IndexVar::KVLen);
+  const BufferArg global = buffer_arg("global", ElemType::Bool);
+  using LengthOracle =
+      std::function<bool(int64_t q, int64_t kv, int64_t lq, int64_t lk, const std::vector<uint8_t>&)>;
+  struct LengthCase {
+    std::string name;
+    HExpr mask;
+    LengthOracle oracle;
+  };
+  const std::vector<LengthCase> cases = {
+      {"causal-from-end", q + (kl - ql) >= kv,
+       [](int64_t q, int64_t kv, int64_t lq, int64_t lk, auto&) { return q + lk - lq >= kv; }},
+      {"window-from-end", q + (kl - ql) >= kv && q + (kl - ql) - kv < 40,
+       [](int64_t q, int64_t kv, int64_t lq, int64_t lk, auto&) {
+         return q + lk - lq >= kv && q + lk - lq - kv < 40;
+       }},
+      {"last-keys", kv >= kl - 20,
+       [](int64_t, int64_t kv, int64_t, int64_t lk, auto&) { return kv >= lk - 20; }},
+      {"first-half-or-causal", q * 2 < ql || q >= kv,
+       [](int64_t q, int64_t kv, int64_t lq, int64_t, auto&) { return q * 2 < lq || q >= kv; }},
+      {"global-or-from-end", global.load(kv) != 0 || q + (kl - ql) >= kv,
+       [](int64_t q, int64_t kv, int64_t lq, int64_t lk, const std::vector<uint8_t>& g) {
+         return g[size_t(kv)] != 0 || q + lk - lq >= kv;
+       }},
+  };
+  std::mt19937 rng(29);
+  for (const LengthCase& c : cases) {
+    KernelIR ir = make_ir(c.mask);
+    ir.args = {global.arg};
+    for (int iter = 0; iter < 24; ++iter) {
+      const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
+      auto plan = plan_tiles(ir, {bq, bk});
+      TilePlanInputs in;
+      in.q_len = 1 + rng() % (iter % 3 == 0 ? 40 : 300);
+      in.kv_len = iter % 3 == 1 ? in.q_len : 1 + rng() % 300;
+      std::vector<uint8_t> glob(size_t(in.kv_len));
+      for (auto& g : glob) g = rng() % 23 == 0;
+      in.buffers = {{"global", view(glob)}};
+      const int64_t lq = in.q_len, lk = in.kv_len;
+      Oracle oracle = [&](int64_t q, int64_t kv) { return c.oracle(q, kv, lq, lk, glob); };
+      const Grids g = plan_both(*plan, in);
+      check_grid(g.closed, oracle, c.name + " (closed form)");
+      check_grid(g.refined, oracle, c.name + " (per tile)");
+      check_grid(plan_tile_grid(tile_plan_program(*plan), in), oracle, c.name);
+      check_closed_within_refined(g, c.name, false);
+      const auto m = eval_element_mask(tile_plan_program(*plan), in, 0, lq, 0, lk);
+      for (int64_t i = 0; i < lq; ++i)
+        for (int64_t j = 0; j < lk; ++j)
+          if ((m[size_t(i * lk + j)] != 0) != oracle(i, j)) {
+            BOOST_ERROR(c.name << ": element mask wrong at (" << i << ", " << j << ") Lq " << lq << " Lkv "
+                               << lk);
+            i = lq;
+            break;
+          }
+    }
+  }
+}
+
+// causal_from_end with far fewer queries than keys (a chunk of prefill): the key tiles past the
+// diagonal are skipped, those before it are full, for the closed form and the per-tile program.
+BOOST_AUTO_TEST_CASE(causal_from_end_skips_the_tiles_past_the_diagonal) {
+  const HExpr mask = Q() + (index_var(IndexVar::KVLen) - index_var(IndexVar::QLen)) >= KV();
+  auto plan = plan_tiles(make_ir(mask), {64, 64});
+  BOOST_TEST(plan->index_only);
+  TilePlanInputs in;
+  in.q_len = 128, in.kv_len = 64 * 10;  // queries at positions 512..639
+  const Grids g = plan_both(*plan, in);
+  for (const TileGrid* grid : {&g.closed, &g.refined}) {
+    // Query tile 0 (positions 512..575): tiles 0..7 full, 8 partial, 9 empty; tile 1: 0..8 full, 9 partial.
+    for (int64_t kt = 0; kt < 10; ++kt) {
+      BOOST_TEST((grid->at(0, kt) == (kt < 8    ? TileKind::Full
+                                      : kt == 8 ? TileKind::Partial
+                                                : TileKind::Empty)),
+                 "qt 0 kt " << kt);
+      BOOST_TEST((grid->at(1, kt) == (kt < 9 ? TileKind::Full : TileKind::Partial)), "qt 1 kt " << kt);
+    }
+  }
+  // More queries than keys: the first query tiles see nothing.
+  in.q_len = 64 * 4, in.kv_len = 64;
+  const TileGrid more = plan_tile_grid(tile_plan_program(*plan), in);
+  for (int64_t qt = 0; qt < 3; ++qt) BOOST_TEST((more.at(qt, 0) == TileKind::Empty), "qt " << qt);
+  BOOST_TEST((more.at(3, 0) == TileKind::Partial));
+}
+
 BOOST_AUTO_TEST_CASE(load_of_an_undeclared_buffer) {
   // IR whose load is not among the kernel's arguments: no crash, nothing proven about the load.
   BufferArg doc = buffer_arg("doc", ElemType::I32);

@@ -87,6 +87,18 @@ def test_stdlib_against_flex_attention(stdlib_lib, qkv, name):
     torch.testing.assert_close(lse, ref_lse, atol=2e-5, rtol=1e-4)
 
 
+# causal_from_end with fewer queries than keys (FlashAttention's bottom-right causal): the last
+# query sees every key; with as many it is causal.
+@pytest.mark.parametrize("lq", [20, 67])
+def test_causal_from_end_against_flex_attention(stdlib_lib, qkv, lq):
+    q, k, v = qkv
+    q = q[:, :, -lq:].contiguous()
+    out, lse = stdlib_lib.k_causal_from_end(q, k, v, return_lse=True)
+    ref, ref_lse = flex(q, k, v, lambda b, h, i, kv: i + (L - lq) >= kv, None)
+    torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
+    torch.testing.assert_close(lse, ref_lse, atol=2e-5, rtol=1e-4)
+
+
 def test_t5_bias_against_the_reference(stdlib_lib, qkv):
     q, k, v = qkv
     kernel = stdlib_lib.k_block_diagonal

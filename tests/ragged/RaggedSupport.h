@@ -30,12 +30,13 @@ inline int64_t total(const std::vector<int64_t>& lens) {
 }
 
 /// The cpu target against the reference: for kernels causal_lse, windowed_docs, sinks_per_head,
-/// causal_bf16 and all_keys of `program`, every batch of `batches`, heads 4/2 with D 16 and 8/2
-/// with D 64, on 1 and 2 threads, the inputs `make(ir, batch, type, Hq, Hkv, D)` gives.
+/// causal_bf16, all_keys, from_end and from_end_bf16 of `program`, every batch of `batches`, heads 4/2 with D
+/// 16 and 8/2 with D 64, on 1 and 2 threads, the inputs `make(ir, batch, type, Hq, Hkv, D)` gives.
 template <class Batch, class Make>
 void check_cpu_against_reference(const char* program, const std::vector<Batch>& batches, const Make& make) {
   const Backend& cpu = find_backend("cpu", Capability::Run);
-  for (const char* name : {"causal_lse", "windowed_docs", "sinks_per_head", "causal_bf16", "all_keys"}) {
+  for (const char* name : {"causal_lse", "windowed_docs", "sinks_per_head", "causal_bf16", "all_keys",
+                           "from_end", "from_end_bf16"}) {
     auto ir = lower_text(program, name);
     const bool bf16 = ir->options.dtype == DType::BF16;
     const double tolerance = bf16 ? 2e-2 : 2e-4;

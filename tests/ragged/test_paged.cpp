@@ -38,6 +38,10 @@ kernel windowed_docs(doc: tensor<i32>[len], bias: tensor<f32>[batch]) {
 kernel sinks_per_head(sinks: tensor<f32>[heads]) { mask = kv <= q - 3; sink = sinks[h]; lse = true; }
 kernel causal_bf16 { mask = causal; dtype = bf16; lse = true; }
 kernel all_keys { lse = true; }
+// The call's lengths are the sequence's own (a paged sequence's queries are its last tokens of a
+// batch of one with q_len = kv_len): causal_from_end, a score and a sink that read them.
+kernel from_end { mask = causal_from_end; score = score + float(kv_len - q_len) * 0.01; sink = float(q_len % 5) - 2.0; lse = true; }
+kernel from_end_bf16 { mask = causal_from_end && kv >= kv_len - 300; dtype = bf16; lse = true; }
 )attn";
 
 struct PagedBatch {
@@ -159,7 +163,7 @@ std::string message_of(const std::function<void()>& f) {
 
 BOOST_AUTO_TEST_CASE(reference_pages_are_the_gathered_sequence) {
   std::mt19937 rng(11);
-  for (const char* name : {"causal_lse", "windowed_docs", "sinks_per_head"}) {
+  for (const char* name : {"causal_lse", "windowed_docs", "sinks_per_head", "from_end"}) {
     auto ir = lower_text(kPagedProgram, name);
     for (const PagedBatch& batch : kPagedBatches) {
       KernelInputs in = paged_inputs(*ir, batch, ScalarType::F32, 4, 2, 16, rng);

@@ -171,6 +171,44 @@ BOOST_AUTO_TEST_CASE(fully_masked_rows_give_zero_and_minus_infinity) {
   for (int64_t i = 0; i < o2.lse.numel(); ++i) BOOST_TEST(o2.lse.get(i) == -INFINITY);
 }
 
+// causal_from_end against its formula with fewer, as many and more queries than keys; the rows
+// that see no key (Lq > Lkv) give Out 0 and LSE -inf. A score reading the lengths too.
+BOOST_AUTO_TEST_CASE(causal_from_end_aligns_the_last_query_with_the_last_key) {
+  std::mt19937 rng(29);
+  const char* src = R"(
+import std.masks;
+kernel e { mask = causal_from_end; lse = true; }
+kernel s { mask = causal_from_end; score = score + float(kv_len - 2 * q_len) * 0.125; lse = true; }
+)";
+  const Shape shapes[] = {{2, 2, 1, 5, 37, 8, 8},
+                          {1, 3, 3, 19, 19, 5, 7},
+                          {1, 2, 2, 23, 9, 4, 4},
+                          {1, 1, 1, 1, 64, 8, 8},
+                          {1, 1, 1, 64, 1, 8, 8}};
+  for (const Shape& sh : shapes) {
+    BOOST_TEST_CONTEXT("Lq " << sh.Lq << ", Lkv " << sh.Lkv) {
+      const int Lq = sh.Lq, Lkv = sh.Lkv;
+      auto keep = [=](int, int, int q, int kv) { return q + (Lkv - Lq) >= kv; };
+      compare(
+          src, "e", sh, keep, [](double x, int, int, int, int) { return x; }, rng);
+      compare(
+          src, "s", sh, keep, [=](double x, int, int, int, int) { return x + (Lkv - 2 * Lq) * 0.125; }, rng);
+      auto ir = lower(src, "e");
+      KernelInputs in;
+      in.q = random_tensor(ScalarType::F32, {1, 1, Lq, 4}, rng);
+      in.k = random_tensor(ScalarType::F32, {1, 1, Lkv, 4}, rng);
+      in.v = random_tensor(ScalarType::F32, {1, 1, Lkv, 4}, rng);
+      KernelOutputs out = run_reference(*ir, in);
+      for (int q = 0; q < Lq; ++q) {
+        const bool blind = q + (Lkv - Lq) < 0;  // sees no key
+        BOOST_TEST((out.lse.get(q) == -INFINITY) == blind, "q " << q);
+        if (blind)
+          for (int d = 0; d < 4; ++d) BOOST_TEST(out.out.get(q * 4 + d) == 0.0);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(int_arguments_given_as_numbers_must_fit_an_int) {
   // What Python passes (keyword arguments as numbers): the same rule as `--arg`, checked where
   // every target checks its inputs, so that no target saturates, wraps or rounds differently.

@@ -213,6 +213,14 @@ BOOST_AUTO_TEST_CASE(fallbacks_without_subgroups_or_f16_storage) {
   compare(*lower_checked(*p, "half"), {13, 20}, rng, {true, false, false});
 }
 
+// q_len and kv_len are the launch's Lq and Lkv: fewer, as many and more queries than keys.
+BOOST_AUTO_TEST_CASE(call_lengths_match_the_reference) {
+  auto p = load_checked(kernels_file());
+  std::mt19937 rng(29);
+  for (const char* name : {"from_end", "from_end_window"})
+    for (int i = 0; i < 4; ++i) compare(*lower_checked(*p, name), kDims[i % 2], rng);
+}
+
 // Every stdlib definition, one generated kernel each.
 BOOST_AUTO_TEST_CASE(every_stdlib_definition_matches_the_reference) {
   std::mt19937 rng(20);

@@ -43,6 +43,7 @@ struct Buffers {
 struct Point {
   int b, h, q, kv;
   float score;
+  int q_len = kLen, kv_len = kLen;  ///< the call's lengths (`q_len`, `kv_len`)
 };
 
 /// A kernel to lower and the value its mask or score must have at each point.
@@ -175,6 +176,14 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   // std.masks
   add("full", [](Rng&) { return mask_case("full", [](P, B) { return 1.0; }); });
   add("causal", [](Rng&) { return mask_case("causal", [](P p, B) { return double(p.kv <= p.q); }); });
+  add("causal_from_end", [](Rng&) {
+    return mask_case("causal_from_end", [](P p, B) { return double(p.kv <= p.q + p.kv_len - p.q_len); });
+  });
+  add("causal_from_end at other lengths", [](Rng& r) {
+    int d = uniform(r, -20, 20);
+    return mask_case("causal_from_end(q_len = q_len + " + num(d) + ")",
+                     [d](P p, B) { return double(p.kv <= p.q + p.kv_len - (p.q_len + d)); });
+  });
   add("causal at other indices", [](Rng& r) {
     int d = uniform(r, -20, 20);
     return mask_case("causal(q = q + " + num(d) + ", kv = kv)",
@@ -412,7 +421,7 @@ constexpr int kPoints = 400;  ///< random points per round
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(every_definition_matches_its_meaning) {
-  Rng rng(20261130);
+  Rng rng(20261130), lengths(7);  // lengths apart: the other draws stay as they were
   for (const auto& [name, make] : cases()) {
     BOOST_TEST_CONTEXT("definition " << name) {
       int mismatches = 0, trues = 0, points = 0;
@@ -433,7 +442,9 @@ BOOST_AUTO_TEST_CASE(every_definition_matches_its_meaning) {
           Point p{uniform(rng, 0, 2), uniform(rng, 0, kHeads - 1), uniform(rng, 0, kLen - 1),
                   uniform(rng, 0, kLen - 1), uniform_f(rng, -20.0f, 20.0f)};
           EvalPoint at;
+          p.q_len = uniform(lengths, 1, kLen), p.kv_len = uniform(lengths, 1, kLen);
           at.idx[0] = p.b, at.idx[1] = p.h, at.idx[2] = p.q, at.idx[3] = p.kv;
+          at.idx[4] = p.q_len, at.idx[5] = p.kv_len;
           at.score = p.score;
           if (inst.skip && inst.skip(p)) continue;
           double got = expr.eval(at, args.values), want = inst.expect(p, bufs);
@@ -441,8 +452,9 @@ BOOST_AUTO_TEST_CASE(every_definition_matches_its_meaning) {
           trues += want != 0;
           if (!same_value(got, want, inst.is_mask)) {
             ++mismatches;
-            BOOST_ERROR("at b=" << p.b << " h=" << p.h << " q=" << p.q << " kv=" << p.kv << " score="
-                                << p.score << ": lowered " << got << ", expected " << want << "\n"
+            BOOST_ERROR("at b=" << p.b << " h=" << p.h << " q=" << p.q << " kv=" << p.kv
+                                << " q_len=" << p.q_len << " kv_len=" << p.kv_len << " score=" << p.score
+                                << ": lowered " << got << ", expected " << want << "\n"
                                 << inst.text << "IR: " << print_ir(*ir));
           }
         }

@@ -76,6 +76,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   const int64_t* ks = args->k->shape;
   const int64_t* vs = args->v->shape;
   int64_t B = qs[0], Hq = qs[1], Lq = qs[2], D = qs[3], Hkv = ks[1], Lk = ks[2], Dv = vs[3];
+  [[maybe_unused]] const int64_t q_end = Lq;  // `q_len`: a dense batch's queries start at 0
   const int64_t k_shape[4] = {B, Hkv, Lk, D}, v_shape[4] = {B, Hkv, Lk, Dv}, o_shape[4] = {B, Hq, Lq, Dv};
   if (!same_shape(uc, args->k, "k", k_shape, 4) || !same_shape(uc, args->v, "v", v_shape, 4) ||
       !same_shape(uc, args->out, "out", o_shape, 4) || !same_shape(uc, args->dout, "dout", o_shape, 4) ||
@@ -244,7 +245,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         int32_t hi = key_lo + keys < window[size_t(2 * t + 1)] ? key_lo + keys : window[size_t(2 * t + 1)];
         auto masked = [&](int32_t x, int32_t width) {
           const int32_t end = x + width < hi ? x + width : hi;
-          return kHasKeyTest && keys_masked(int(row0), int(last_q), x, end - 1, int(b), int(b), int(h), int(h), args->scalars);
+          return kHasKeyTest && keys_masked(int(row0), int(last_q), x, end - 1, int(b), int(b), int(h), int(h), int(Lq), int(Lk), args->scalars);
         };
         lo = lo / kSkipBlock * kSkipBlock;
         while (lo < hi && masked(lo, kSkipBlock)) lo += kSkipBlock;

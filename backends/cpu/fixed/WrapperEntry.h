@@ -208,7 +208,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     };
     auto masked = [&](int32_t x) {
       return kHasKeyTest && keys_masked(int(q0 + row0), int(q0 + last_q), x, block_end(x) - 1, int(b0 + b), int(b0 + b), int(h),
-                                        int(last_h), args->scalars);
+                                        int(last_h), int(q_end), int(Lk), args->scalars);
     };
     bool first = true;
     for (size_t w = 0; w < scratch.windows.size(); w += 2) {

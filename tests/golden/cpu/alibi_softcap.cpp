@@ -148,12 +148,13 @@ namespace {
 constexpr int kSkipBlock = 64;
 constexpr bool kHasKeyTest = true;
 
-/// Whether the mask is false for every query in [q_min, q_max] and key in [kv_min, kv_max]: a
-/// sufficient condition from interval analysis of the mask (codegen/PlanTiles), or false.
+/// Whether the mask is false for every query in [q_min, q_max] and key in [kv_min, kv_max] when
+/// `q_len` and `kv_len` are q_len and kv_len: a sufficient condition from interval analysis of the
+/// mask (codegen/PlanTiles), or false.
 bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe_unused]] int kv_min,
                  [[maybe_unused]] int kv_max, [[maybe_unused]] int b_min, [[maybe_unused]] int b_max,
-                 [[maybe_unused]] int h_min, [[maybe_unused]] int h_max,
-                 [[maybe_unused]] const double* scalars) {
+                 [[maybe_unused]] int h_min, [[maybe_unused]] int h_max, [[maybe_unused]] int q_len,
+                 [[maybe_unused]] int kv_len, [[maybe_unused]] const double* scalars) {
   return (q_max < kv_min);
 }
 
@@ -291,4 +292,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29866 lines, hash 56c96d25b0065d3e]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29871 lines, hash 72a6d5880db2678b]

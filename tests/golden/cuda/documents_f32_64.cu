@@ -77,9 +77,9 @@ scalars 0
 buffers 1 doc
 element_error 0 
 program tile
-inputs 8 q_min q_max kv_min kv_max b_min b_max h_min h_max
+inputs 10 q_min q_max kv_min kv_max b_min b_max h_min h_max q_len kv_len
 buffers 1 doc
-ops 23
+ops 25
 1 0 0 -1 -1 0
 1 0 1 -1 -1 0
 1 0 2 -1 -1 0
@@ -88,23 +88,25 @@ ops 23
 1 0 5 -1 -1 0
 1 0 6 -1 -1 0
 1 0 7 -1 -1 0
+1 0 8 -1 -1 0
+1 0 9 -1 -1 0
 20 0 0 0 1 0
 21 0 0 2 1 0
 20 0 0 4 1 0
 21 0 0 6 1 0
-12 0 8 11 -1 0
-12 0 10 9 -1 0
-13 0 12 13 -1 0
-12 0 2 1 -1 0
+12 0 10 13 -1 0
+12 0 12 11 -1 0
 13 0 14 15 -1 0
-15 0 16 -1 -1 0
-12 0 9 10 -1 0
-12 0 11 8 -1 0
-13 0 18 19 -1 0
-12 0 3 0 -1 0
+12 0 2 1 -1 0
+13 0 16 17 -1 0
+15 0 18 -1 -1 0
+12 0 11 12 -1 0
+12 0 13 10 -1 0
 13 0 20 21 -1 0
+12 0 3 0 -1 0
+13 0 22 23 -1 0
 operands 8 0 1 0 1 2 3 2 3
-outputs 2 17 22
+outputs 2 19 24
 program ranges
 inputs 7 qt q_tiles kv_tiles q_len kv_len b h
 buffers 1 doc
@@ -123,20 +125,22 @@ ops 11
 operands 0
 outputs 4 7 7 7 10
 program element
-inputs 4 b h q kv
+inputs 6 b h q kv q_len kv_len
 buffers 1 doc
-ops 9
+ops 11
 1 0 0 -1 -1 0
 1 0 1 -1 -1 0
 1 0 2 -1 -1 0
 1 0 3 -1 -1 0
+1 0 4 -1 -1 0
+1 0 5 -1 -1 0
 12 0 3 2 -1 0
 19 0 0 0 1 0
 19 0 0 1 1 0
-9 0 5 6 -1 0
-13 0 4 7 -1 0
+9 0 7 8 -1 0
+13 0 6 9 -1 0
 operands 2 2 3
-outputs 1 8
+outputs 1 10
 attn-tile-plan-end */
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
