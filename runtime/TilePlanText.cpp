@@ -178,7 +178,7 @@ class Reader {
 
 std::string write_tile_plan_program(const TilePlanProgram& plan) {
   std::ostringstream os;
-  os << "attn-tile-plan 1\n";
+  os << "attn-tile-plan " << kTilePlanTextVersion << '\n';
   os << "block " << plan.block_q << ' ' << plan.block_kv << '\n';
   os << "index_only " << plan.index_only << "\nranges_exact " << plan.ranges_exact << '\n';
   write_names(os, "scalars", plan.scalars);
@@ -197,7 +197,12 @@ TilePlanProgram read_tile_plan_program(std::string_view text) {
   Reader r(text);
   TilePlanProgram p;
   r.expect("attn-tile-plan");
-  if (r.get<int>() != 1) throw std::invalid_argument("tile plan text: unknown version");
+  const int version = r.get<int>();
+  if (version == 1)
+    throw std::invalid_argument(
+        "tile plan text: version 1, an older attnc's (its programs do not take q_len and kv_len); "
+        "regenerate the source with this attnc's `attnc compile`");
+  if (version != kTilePlanTextVersion) throw std::invalid_argument("tile plan text: unknown version");
   r.expect("block");
   p.block_q = r.get<int>();
   p.block_kv = r.get<int>();

@@ -8,7 +8,10 @@
 
 namespace attn {
 
-/// Deterministic, line-based text ("attn-tile-plan 1" first); doubles round-trip exactly.
+/// The text's version: 2 since the programs take the call's lengths (`q_len`, `kv_len`).
+inline constexpr int kTilePlanTextVersion = 2;
+
+/// Deterministic, line-based text ("attn-tile-plan 2" first); doubles round-trip exactly.
 std::string write_tile_plan_program(const TilePlanProgram& plan);
 
 /// Parses what write_tile_plan_program wrote. Throws std::invalid_argument on malformed text,

@@ -937,9 +937,18 @@ BOOST_AUTO_TEST_CASE(reduction_plan_text_round_trip) {
   const TopkMask m(16);
   auto plan = plan_tiles(m.ir(make_reduction(Reduction::Any, "attn_r0", m.extent(), m.body())), {16, 16});
   const std::string text = write_tile_plan_program(tile_plan_program(*plan));
-  BOOST_TEST(text.find("attn-tile-plan 1\n") == 0u);
+  BOOST_TEST(text.find("attn-tile-plan 2\n") == 0u);
   const TilePlanProgram back = read_tile_plan_program(text);
   BOOST_TEST(write_tile_plan_program(back) == text);
+  // A version-1 text (an older attnc's .cu) is refused with what to do about it.
+  std::string old = text;
+  old.replace(0, std::string("attn-tile-plan 2").size(), "attn-tile-plan 1");
+  try {
+    read_tile_plan_program(old);
+    BOOST_ERROR("a version-1 plan text was accepted");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("regenerate the source") != std::string::npos, e.what());
+  }
   std::mt19937 rng(3);
   std::vector<int32_t> topk = random_topk(rng, 1, 10, 4, 10);
   TilePlanInputs in;

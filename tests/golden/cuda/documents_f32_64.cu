@@ -69,7 +69,7 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 }
 
 /* attn-tile-plan: the run-time planner's program for this mask (read by the launcher)
-attn-tile-plan 1
+attn-tile-plan 2
 block 32 32
 index_only 0
 ranges_exact 0
