@@ -82,8 +82,8 @@ const std::vector<KernelOptionInfo>& kernel_options() {
       {KernelOption::Backward, "backward",
        "Generate the backward pass's entry points too (attnc run --dout computes it either way)."},
       {KernelOption::Sink, "sink",
-       "A learnable sink: an f32 expression of b, h and q (e.g. `sinks[h]`), the logit of a virtual key "
-       "with value 0 that every row's softmax also sums (gpt-oss)."},
+       "A learnable sink: an f32 expression of b, h, q, q_len and kv_len (e.g. `sinks[h]`), the logit of a "
+       "virtual key with value 0 that every row's softmax also sums (gpt-oss)."},
       {KernelOption::ReturnMax, "return_max",
        "true: also write the maximum kept score of each row (-inf for a fully masked row)."},
   };

@@ -203,7 +203,8 @@ void Checker::check_kernel_option(Decl& k, KernelOption option, const std::strin
       Type t = check(v, c);
       if (!t.is_error() && !t.is_numeric())
         diags_.error(v.range,
-                     "kernel option 'sink' expects an f32 expression of b, h and q, found " + describe(v, t));
+                     "kernel option 'sink' expects an f32 expression of b, h, q, q_len and kv_len, found " +
+                         describe(v, t));
       return;
     }
     case KernelOption::Lse:
