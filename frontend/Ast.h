@@ -44,7 +44,8 @@ enum class ExprKind : uint8_t {
 /// (docs/language.md, "The meaning of a kernel").
 enum class IndexVar : uint8_t { B, H, Q, KV, QLen, KVLen };
 inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv", "q_len", "kv_len"};
-inline constexpr int kNumIndexVars = 6;
+inline constexpr int kNumIndexVars = static_cast<int>(std::size(kIndexNames));
+static_assert(kNumIndexVars == static_cast<int>(IndexVar::KVLen) + 1, "one name per IndexVar");
 
 /// What a name refers to, filled by Sema. A Builtin is the function the name spells.
 struct SymbolRef {

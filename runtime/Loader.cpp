@@ -245,14 +245,18 @@ std::optional<Kernel> Loader::accept_remote(const KernelRequest& request, const 
 }
 
 std::optional<Kernel> Loader::load_from_remote(const KernelRequest& request, const Compiler& compiler,
-                                               const std::string& key) {
+                                               const std::string& key, bool& refused) {
   int64_t t0 = recorder_->now_ns();
   RemoteCache::Fetch found = remote_->get(key);
   if (found.status == RemoteCache::Fetch::Unavailable) {
     remote_failed();
     return std::nullopt;
   }
-  if (found.status == RemoteCache::Fetch::Hit) return accept_remote(request, compiler, key, found.entry, t0);
+  if (found.status == RemoteCache::Fetch::Hit) {
+    std::optional<Kernel> k = accept_remote(request, compiler, key, found.entry, t0);
+    refused = !k;
+    return k;
+  }
   ++counters_->remote_misses;
   recorder_->record(TraceEventKind::RemoteMiss, key, request.target);
   remote_->count({.misses = 1});
@@ -278,8 +282,9 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
   bool remote_usable = remote_ && remote_->available();
   if (disk_) {
     if (std::optional<Kernel> k = load_from_disk(request, compiler, key, false)) return *k;
+    bool refused_remote = false;  // an entry was there but would not do
     if (remote_usable) {
-      if (std::optional<Kernel> k = load_from_remote(request, compiler, key)) return *k;
+      if (std::optional<Kernel> k = load_from_remote(request, compiler, key, refused_remote)) return *k;
     }
     // Other processes may be compiling this key right now: wait for the one that holds its
     // lock and take its entry rather than compile it again.
@@ -291,7 +296,7 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
     if (remote_usable && remote_->available()) {
       int64_t t0 = recorder_->now_ns();
       std::vector<uint8_t> entry;
-      RemoteCache::Claim c = remote_->claim(key, entry);
+      RemoteCache::Claim c = remote_->claim(key, !refused_remote, entry);
       if (c == RemoteCache::Claim::Held) {
         claim.remote = remote_.get();
         claim.key = key;

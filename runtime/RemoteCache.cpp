@@ -262,7 +262,16 @@ bool RemoteCache::put(const std::string& key, const std::vector<uint8_t>& entry)
   return connected(c, url_, address_, timeout_ms_) && command(c, url_, {"SET", kEntryPrefix + key}, {&entry});
 }
 
-RemoteCache::Claim RemoteCache::claim(const std::string& key, std::vector<uint8_t>& entry) {
+// Deletes a key's lock only while it is still `token`'s (it may have expired and been taken by
+// another host since).
+static void release_lock(RemoteCache::Connection& c, const std::string& url, const std::string& lock_key,
+                         const std::string& token) {
+  static const char* script =
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+  command(c, url, {"EVAL", script, "1", lock_key, token});
+}
+
+RemoteCache::Claim RemoteCache::claim(const std::string& key, bool look_again, std::vector<uint8_t>& entry) {
   const std::string lock_key = kLockPrefix + key;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRemoteLockMs);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -272,7 +281,18 @@ RemoteCache::Claim RemoteCache::claim(const std::string& key, std::vector<uint8_
       if (!connected(c, url_, address_, timeout_ms_)) return Claim::Unavailable;
       Reply taken = command(c, url_, {"SET", lock_key, token_, "NX", "PX", std::to_string(kRemoteLockMs)});
       if (!taken) return Claim::Unavailable;
-      if (taken->type == REDIS_REPLY_STATUS) return Claim::Held;
+      if (taken->type == REDIS_REPLY_STATUS) {
+        // The lock may have just been let go by a host that published first (after this one's
+        // last look for its entry): look once more before compiling it again.
+        if (!look_again) return Claim::Held;
+        Reply published = command(c, url_, {"GET", kEntryPrefix + key});
+        if (!published) return Claim::Unavailable;
+        if (published->type != REDIS_REPLY_STRING) return Claim::Held;
+        entry.assign(reinterpret_cast<const uint8_t*>(published->str),
+                     reinterpret_cast<const uint8_t*>(published->str) + published->len);
+        release_lock(c, url_, lock_key, token_);
+        return Claim::Published;
+      }
     }
     // Another host compiles: wait for its entry, or for its lock to go (it failed or died).
     while (std::chrono::steady_clock::now() < deadline) {
@@ -293,12 +313,9 @@ RemoteCache::Claim RemoteCache::claim(const std::string& key, std::vector<uint8_
 }
 
 void RemoteCache::unlock(const std::string& key) {
-  static const char* script =
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
   std::lock_guard<std::mutex> lock(mutex_);
   Connection& c = *connection_;
-  if (connected(c, url_, address_, timeout_ms_))
-    command(c, url_, {"EVAL", script, "1", kLockPrefix + key, token_});
+  if (connected(c, url_, address_, timeout_ms_)) release_lock(c, url_, kLockPrefix + key, token_);
 }
 
 void RemoteCache::count(const CacheTraffic& delta) {
@@ -390,7 +407,7 @@ std::unique_ptr<RemoteCache> RemoteCache::open(const std::string& url, int, std:
 // open() never makes one: a client without a library is never available.
 RemoteCache::Fetch RemoteCache::get(const std::string&) { return {Fetch::Unavailable, {}}; }
 bool RemoteCache::put(const std::string&, const std::vector<uint8_t>&) { return false; }
-RemoteCache::Claim RemoteCache::claim(const std::string&, std::vector<uint8_t>&) {
+RemoteCache::Claim RemoteCache::claim(const std::string&, bool, std::vector<uint8_t>&) {
   return Claim::Unavailable;
 }
 void RemoteCache::unlock(const std::string&) {}

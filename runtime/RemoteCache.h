@@ -59,8 +59,11 @@ class RemoteCache {
     Unavailable  ///< The server failed (or the wait outlasted the lock): compile locally.
   };
   /// Takes the key's lock (SET NX with a kRemoteLockMs expiry), or waits for the host that holds
-  /// it to publish the entry or let the lock go, polling every few milliseconds.
-  Claim claim(const std::string& key, std::vector<uint8_t>& entry);
+  /// it to publish the entry or let the lock go, polling every few milliseconds. With
+  /// `look_again`, an entry found just after taking the lock (published by a host that finished
+  /// in the meantime) is returned as Published, the lock let go; without it (the caller has just
+  /// refused the entry there), the lock is Held.
+  Claim claim(const std::string& key, bool look_again, std::vector<uint8_t>& entry);
   /// Releases the lock claim() took, only if it is still this process's (a Lua compare-and-delete).
   void unlock(const std::string& key);
 

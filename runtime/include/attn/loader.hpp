@@ -124,7 +124,7 @@ class Loader {
   std::optional<Kernel> load_from_disk(const KernelRequest& request, const Compiler& compiler,
                                        const std::string& key, bool hits_only);
   std::optional<Kernel> load_from_remote(const KernelRequest& request, const Compiler& compiler,
-                                         const std::string& key);
+                                         const std::string& key, bool& refused);
   std::optional<Kernel> accept_remote(const KernelRequest& request, const Compiler& compiler,
                                       const std::string& key, const std::vector<uint8_t>& entry, int64_t t0);
   void publish(const std::string& key, const std::string& target, const std::vector<uint8_t>& payload);
