@@ -136,6 +136,7 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
   };
 #define ATTN_PIPELINE_FN check_pipeline
 #define ATTN_EXTRA_ARGS , &buffer0.buf
+#include "backends/cpu/fixed/PackedSequences.h"
 #include "backends/cpu/fixed/RaggedBatch.h"
 #include "backends/cpu/fixed/WrapperEntry.h"
 

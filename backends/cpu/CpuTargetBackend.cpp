@@ -176,7 +176,9 @@ class CpuTargetBackend : public Backend {
   }
   void call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const override {
     attn_backward_args planned = args;
-    const CpuKeyRanges ranges = args.kv_ranges ? CpuKeyRanges{} : planned_key_ranges(ir, args);
+    // A ragged batch's sequences plan themselves (as the forward's).
+    const bool ragged = args.abi_version >= 2 && (args.cu_seqlens_q || args.cu_seqlens_k);
+    const CpuKeyRanges ranges = args.kv_ranges || ragged ? CpuKeyRanges{} : planned_key_ranges(ir, args);
     if (!ranges.ranges.empty()) {
       planned.kv_ranges = ranges.ranges.data();
       planned.kv_ranges_block_q = ranges.block_q;

@@ -180,6 +180,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
                        "  int64_t given_block = 0;\n";
+  o << cpu_fixed_text("PackedSequences.h") << "\n";
   o << cpu_fixed_text("RaggedBatch.h") << "\n";
   o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{kEntryDeclaration, "int " + spec.entry},
                                                             {"  ATTN_VIEW_BUFFERS\n", views},
@@ -208,7 +209,7 @@ std::string sink_gradients(const WrapperSpec& spec) {
     << "        const float* st = stats + ((b * Hq + h) * tiles + row / kTileQ) * 2 * kTileQ;\n"
     << "        const float lse = st[row % kTileQ], delta = st[kTileQ + row % kTileQ];\n"
     << "        RowLoadError bad;\n"
-    << "        const int32_t b32 = int32_t(b), h32 = int32_t(h), q32 = int32_t(row);\n"
+    << "        const int32_t b32 = int32_t(b0 + b), h32 = int32_t(h), q32 = int32_t(row);\n"
     << "        const float logit = sink_logit(b32, h32, q32, bad);\n"
     << "        // A row whose weight a +inf score or sink took passes nothing back (as its scores do).\n"
     << "        const float dsink = lse == INFINITY ? 0.0f : -expf(logit - lse) * delta;\n"
@@ -233,7 +234,7 @@ std::string sink_gradients(const WrapperSpec& spec) {
   }
   o << "        if (bad.buffer)\n"
     << "          return fail(uc, \"%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)\",\n"
-    << "                      kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)b, (long long)h,\n"
+    << "                      kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)b32, (long long)h,\n"
     << "                      (long long)row), -1;\n"
     << "      }\n";
   return o.str();
@@ -272,6 +273,7 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
                            self_plan_call(false, "Lq")
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  int64_t given_block = 0;\n";
+  o << cpu_fixed_text("PackedSequences.h") << "\n";
   o << fill_placeholders(cpu_fixed_text("BackwardEntry.h"),
                          {{kEntryDeclaration, "int " + spec.entry},
                           {"  ATTN_VIEW_BUFFERS\n", views},

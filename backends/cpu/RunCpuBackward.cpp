@@ -15,7 +15,6 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "runtime/KernelCallArgs.h"
-#include "backends/io/RaggedBatch.h"
 
 namespace attn {
 
@@ -93,7 +92,6 @@ void prepare_cpu_backward(const KernelIR& call_ir, HeadDims call) {
 KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
                                  int threads) {
   validate_inputs(ir, in);
-  require_dense(in, "the cpu backward");
   validate_gradient_request(ir, in, request);
   // The forward with its LSE, whether or not the kernel returns it.
   KernelIR with_lse = ir;
@@ -131,10 +129,18 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
   args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
   args.num_threads = threads;
   args.error = error, args.error_size = sizeof error;
-  // Buffer masks: the run-time plan's key ranges per query tile, as for the forward.
-  CpuKeyRanges ranges = cpu_key_ranges(ir, in);
-  args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
-  args.kv_ranges_block_q = ranges.block_q;
+  // A ragged batch: the kernel runs each sequence on views of the packed tensors, planning its own
+  // key ranges. A dense batch with a buffer mask: the run-time plan's, as for the forward.
+  DLTensor cu_q, cu_k;
+  CpuKeyRanges ranges;
+  if (in.ragged()) {
+    cu_q = host_view(in.cu_seqlens_q), cu_k = host_view(in.cu_seqlens_k);
+    args.cu_seqlens_q = &cu_q, args.cu_seqlens_k = &cu_k;
+  } else {
+    ranges = cpu_key_ranges(ir, in);
+    args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+    args.kv_ranges_block_q = ranges.block_q;
+  }
   if (cpu_backward_entry(ir, input_head_dims(in))(&args) != 0)
     throw InputError(error[0] ? error : "the CPU backward kernel failed");
   return grads;

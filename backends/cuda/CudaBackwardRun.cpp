@@ -113,6 +113,10 @@ CudaBackwardTilePlan plan_cuda_backward_tiles(const CudaBackwardSource& src, con
 }
 
 void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void* stream, int ordinal) {
+  if (a.abi_version >= 2 && (a.cu_seqlens_q || a.cu_seqlens_k))
+    throw InputError(
+        "the cuda target's backward does not take ragged batches (cu_seqlens) yet; the cpu and "
+        "reference targets do");
   if (!a.q || !a.v || a.q->ndim != 4 || a.v->ndim != 4)
     throw InputError("the CUDA backward needs q and v as 4-D tensors [B, H, L, D]");
   std::shared_ptr<CudaDevice> device = shared_device(ordinal);

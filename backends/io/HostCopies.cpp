@@ -117,6 +117,10 @@ KernelInputs read_backward_inputs(const KernelIR& ir, const attn_backward_args& 
   in.q = read_host_tensor(args.q, "q"), in.k = read_host_tensor(args.k, "k"),
   in.v = read_host_tensor(args.v, "v");
   read_arguments(ir, args.buffers, args.num_buffers, args.scalars, args.num_scalars, in);
+  if (args.abi_version >= 2 && args.cu_seqlens_q)
+    in.cu_seqlens_q = read_host_tensor(args.cu_seqlens_q, "cu_seqlens_q");
+  if (args.abi_version >= 2 && args.cu_seqlens_k)
+    in.cu_seqlens_k = read_host_tensor(args.cu_seqlens_k, "cu_seqlens_k");
   request.dout = read_host_tensor(args.dout, "dout");
   if (args.dlse) request.dlse = read_host_tensor(args.dlse, "dlse");
   int buffer = 0;

@@ -124,8 +124,13 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
 }
 
 void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r) {
-  const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3];
-  const std::vector<int64_t> out_shape{B, Hq, Lq, Dv}, lse_shape{B, Hq, Lq};
+  if (in.paged())
+    throw InputError(
+        "the backward takes a dense or ragged batch; a paged KV cache (page_table, kv_lens) serves "
+        "inference and has none");
+  // Like Out and the LSE: [B, Hq, Lq, Dv] and [B, Hq, Lq], or a ragged batch's [Tq, Hq, Dv], [Tq, Hq].
+  std::vector<int64_t> lse_shape(in.q.shape.begin(), in.q.shape.end() - 1), out_shape = lse_shape;
+  out_shape.push_back(in.v.shape.back());
   const ScalarType io = io_scalar_type(ir.options.dtype);
   if (r.dout.shape != out_shape || r.dout.type != io)
     throw InputError("dout must be " + std::string(scalar_type_name(io)) + " " +

@@ -43,8 +43,8 @@ struct KernelOutputs {
 
 /// What the backward pass computes from: loss = sum(dOut * Out) (+ sum(dLSE * LSE)).
 struct GradientRequest {
-  HostTensor dout;                   ///< [B, Hq, Lq, Dv] in the kernel's dtype, like Out
-  HostTensor dlse;                   ///< [B, Hq, Lq] f32; empty (no dimensions) when not given
+  HostTensor dout;  ///< [B, Hq, Lq, Dv] ([Tq, Hq, Dv] ragged) in the kernel's dtype, like Out
+  HostTensor dlse;  ///< [B, Hq, Lq] ([Tq, Hq]) f32; empty (no dimensions) when not given
   std::vector<std::string> buffers;  ///< the f32 tensor arguments whose gradient is wanted
 };
 
@@ -90,9 +90,10 @@ ScalarType io_scalar_type(DType d);
 /// Checks `in` against the kernel; throws InputError with a message naming the culprit.
 void validate_inputs(const KernelIR& ir, const KernelInputs& in);
 
-/// Checks `r` against the kernel and its (already valid) inputs: dOut's and dLSE's shapes and
-/// dtypes, dLSE only for a kernel that sets lse, each requested buffer an f32 tensor argument that
-/// the score reads (the mask is not differentiated). Throws InputError naming the culprit.
+/// Checks `r` against the kernel and its (already valid) inputs: dOut's and dLSE's shapes (a ragged
+/// batch's packed [Tq, Hq, Dv] and [Tq, Hq]) and dtypes, dLSE only for a kernel that sets lse, each
+/// requested buffer an f32 tensor argument that the score reads (the mask is not differentiated),
+/// and no paged KV cache (it has no backward). Throws InputError naming the culprit.
 void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r);
 
 /// Zeroed gradients for `in` and `r`: dq, dk, dv in the kernel's dtype, the requested buffers in f32.

@@ -88,13 +88,9 @@ struct Site {
   CompiledExpr partial;
 };
 
-}  // namespace
-
-KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& in,
-                                       const GradientRequest& request, int threads) {
-  validate_inputs(ir, in);
-  require_dense(in, "the reference backward");
-  validate_gradient_request(ir, in, request);
+// The backward of a dense batch whose first entry is sequence `b0` (`b` inside the kernel).
+KernelGradients dense_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
+                               int threads, int64_t b0) {
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];
   const int64_t group = Hq / Hkv;
@@ -133,7 +129,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
   auto dorow = [&](int64_t row) { return &dO[static_cast<size_t>(row * Dv)]; };
   // The point (b, h, q, kv) with its raw score; false when the mask hides the key.
   auto at = [&](int64_t b, int64_t h, int64_t qi, int64_t j, EvalPoint& p) {
-    p.idx[0] = static_cast<int32_t>(b), p.idx[1] = static_cast<int32_t>(h);
+    p.idx[0] = static_cast<int32_t>(b0 + b), p.idx[1] = static_cast<int32_t>(h);
     p.idx[2] = static_cast<int32_t>(qi), p.idx[3] = static_cast<int32_t>(j);
     if (mask.eval(p, args) == 0) return false;
     p.score = f32_range(scale * dot(qrow((b * Hq + h) * Lq + qi), krow(b, h / group, j), D));
@@ -157,7 +153,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     std::vector<char> allowed(static_cast<size_t>(Lkv));
     EvalPoint p;
     p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(Lkv);
-    p.idx[0] = static_cast<int32_t>(b), p.idx[1] = static_cast<int32_t>(h),
+    p.idx[0] = static_cast<int32_t>(b0 + b), p.idx[1] = static_cast<int32_t>(h),
     p.idx[2] = static_cast<int32_t>(qi);
     for (int64_t j = 0; j < Lkv; ++j) {
       if (!(allowed[j] = at(b, h, qi, j, p))) continue;
@@ -259,7 +255,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(Lkv);
     for (int64_t row = 0; row < B * Hq * Lq; ++row) {
       const RowStats& r = stats[static_cast<size_t>(row)];
-      p.idx[0] = static_cast<int32_t>(row / (Hq * Lq)), p.idx[1] = static_cast<int32_t>((row / Lq) % Hq);
+      p.idx[0] = static_cast<int32_t>(b0 + row / (Hq * Lq)), p.idx[1] = static_cast<int32_t>((row / Lq) % Hq);
       p.idx[2] = static_cast<int32_t>(row % Lq);
       const double ds = r.nan ? NAN : r.dsink;  // +Inf rows: 0, like their scores
       for (const Site& site : sink_sites) {
@@ -271,6 +267,36 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     for (size_t i = 0; i < request.buffers.size(); ++i) {
       HostTensor& t = out.buffers.at(request.buffers[i]);
       for (int64_t e = 0; e < t.numel(); ++e) t.set(e, t.get(e) + dbuf[i][static_cast<size_t>(e)]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& in,
+                                       const GradientRequest& request, int threads) {
+  validate_inputs(ir, in);
+  validate_gradient_request(ir, in, request);
+  if (!in.ragged()) return dense_backward(ir, in, request, threads, 0);
+  // A ragged batch means a batch of one per sequence (docs/language.md, section 8): each one's
+  // gradients go to its own rows, and each buffer's are summed over the sequences in order.
+  KernelGradients out = make_gradients(ir, in, request);
+  const std::vector<Sequence> sequences = ragged_sequences(in);
+  for (size_t b = 0; b < sequences.size(); ++b) {
+    const Sequence& s = sequences[b];
+    GradientRequest one;
+    one.dout = unpack_rows(request.dout, s.q_first, s.q_len);
+    if (!request.dlse.shape.empty()) one.dlse = unpack_rows(request.dlse, s.q_first, s.q_len);
+    one.buffers = request.buffers;
+    const KernelGradients g =
+        dense_backward(ir, sequence_inputs(in, s), one, threads, static_cast<int64_t>(b));
+    pack_rows(g.dq, s.q_first, out.dq);
+    pack_rows(g.dk, s.kv_first, out.dk);
+    pack_rows(g.dv, s.kv_first, out.dv);
+    for (auto& [name, sum] : out.buffers) {
+      const HostTensor& part = g.buffers.at(name);
+      for (int64_t e = 0; e < sum.numel(); ++e) sum.set(e, sum.get(e) + part.get(e));
     }
   }
   return out;

@@ -115,10 +115,11 @@ def attention_backward(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.T
                          _names(grad_buffers))
 
 
-def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, dout, dlse, wanted):
+def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, dout, dlse, wanted, ragged=None):
     """The backward's eager body: dQ, dK, dV and the gradients of the buffers named in `wanted`,
     on the callers' tensors as they are (a gradient whose last dimension is not contiguous, such as
-    an expanded one, is made so)."""
+    an expanded one, is made so). `ragged`: a packed batch's cu_seqlens_q and cu_seqlens_k (int32,
+    by those names), as _run's."""
     dq, dk, dv = (torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     dbuffers = {n: torch.empty(buffers[n].shape, dtype=torch.float32, device=buffers[n].device) for n in wanted}
     _check_device(q)
@@ -130,7 +131,7 @@ def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, do
     kern._core.backward(_spec(q), _spec(k), _spec(v), {n: _spec(b) for n, b in buffers.items()}, scalars,
                         _spec(out), _spec(lse), _spec(dout), None if dlse is None else _spec(dlse), _spec(dq),
                         _spec(dk), _spec(dv), {n: _spec(b) for n, b in dbuffers.items()}, target, threads,
-                        _stream(q))
+                        _stream(q), **{name: _spec(t) for name, t in (ragged or {}).items()})
     return dq, dk, dv, [dbuffers[n] for n in wanted]
 
 

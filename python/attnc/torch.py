@@ -19,7 +19,7 @@ import torch
 from ._backend import Error
 from .library import loads
 from .context_parallel import ContextParallelStats, RingAttention, RingCall, global_lengths, group_of, layout_chunks
-from .ops import _run, call_kernel
+from .ops import _run, _run_backward, call_kernel
 from .sequence_shards import context_parallel_shard, context_parallel_unshard
 from .trace import trace_mods
 
@@ -406,8 +406,10 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
     mask bottom-right, the same when a sequence has as many queries as keys, and an error here
     otherwise) and `window_size` (left, right; -1: unbounded). `sinks` (an attnc extension): float
     [Hq] learnable sink logits. Or any attnc kernel as `kernel=` (e.g. `attnc.loads(text).name`)
-    with its arguments as keywords: `b` is then the sequence's index. The CPU (and reference) targets
-    take ragged batches; there is no backward for them yet."""
+    with its arguments as keywords (`sinks=` then its argument of that name): `b` is then the
+    sequence's index. The CPU (and reference) targets
+    take ragged batches, forward and backward: gradients flow to query, key, value, sinks and the
+    kernel's float tensor arguments that require them."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if t.dim() != 3:
             raise Error(f"{name} must have 3 dimensions [T, H, D] (a packed ragged batch), got shape {tuple(t.shape)}")
@@ -420,11 +422,6 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
         raise Error("attnc.torch.varlen_attention: is_causal here is kv <= q from each sequence's start; torch aligns "
                     "it bottom-right, which differs when a sequence has fewer queries than keys: pass a kernel whose "
                     "mask says which you mean")
-    tensors = [query, key, value] + ([sinks] if sinks is not None else []) + \
-        [p for p in params.values() if isinstance(p, torch.Tensor)]
-    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
-        raise Error("attnc.torch.varlen_attention: the backward of a ragged batch is not implemented yet; call it "
-                    "under torch.no_grad() or with inputs that do not require grad")
     if kernel is None:
         if query.dtype not in _DTYPES:
             raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16 or float16")
@@ -434,11 +431,46 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
                                                sinks is not None))
         if sinks is not None:
             params = {"sinks": sinks.to(torch.float32)}
+    elif sinks is not None:  # the kernel's own argument of that name (its checks say if it has none)
+        params = {**params, "sinks": sinks}
     buffers, scalars = kernel.split_params(params) if params else ({}, {})
     want_lse = bool(getattr(return_aux, "lse", False)) if return_aux is not None else False
-    out, lse, _ = _run(kernel, query, key, value, buffers, scalars, target, threads, want_lse or kernel.lse,
-                       ragged={"cu_seqlens_q": cu[0], "cu_seqlens_k": cu[1]})
+    ragged = {"cu_seqlens_q": cu[0], "cu_seqlens_k": cu[1]}
+    tensors = [query, key, value, *buffers.values()]
+    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+        names = list(buffers)
+        out, lse = _VarlenAttention.apply(kernel, names, scalars, target, threads, ragged, query, key, value,
+                                          *buffers.values())
+    else:
+        out, lse, _ = _run(kernel, query, key, value, buffers, scalars, target, threads, True, ragged=ragged)
     return (out, lse) if want_lse else out
+
+
+class _VarlenAttention(torch.autograd.Function):
+    """varlen_attention's autograd: the forward with its LSE (which the backward reads), then the
+    kernel's backward on the same packed batch, giving dQ, dK, dV and the gradients of the float
+    tensor arguments (a sink's logits among them) that require them."""
+
+    @staticmethod
+    def forward(ctx, kern, names, scalars, target, threads, ragged, q, k, v, *buffers):
+        out, lse, _ = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True, ragged=ragged,
+                           backward_next=True)
+        ctx.save_for_backward(q, k, v, out, lse, *buffers)
+        ctx.call = (kern, names, scalars, target, threads, ragged)
+        return out, lse
+
+    @staticmethod
+    def backward(ctx, dout, dlse):
+        kern, names, scalars, target, threads, ragged = ctx.call
+        q, k, v, out, lse, *buffers = ctx.saved_tensors
+        wanted = [n for n, need in zip(names, ctx.needs_input_grad[9:]) if need]
+        if not kern.lse and dlse is not None and bool(dlse.any()):
+            raise Error("attnc.torch.varlen_attention: the loss depends on the LSE of a kernel without lse = true; "
+                        "set it in the kernel for the LSE to have a gradient")
+        dq, dk, dv, dbuffers = _run_backward(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, out,
+                                             lse, dout, dlse if kern.lse else None, wanted, ragged=ragged)
+        grads = dict(zip(wanted, dbuffers))
+        return (None, None, None, None, None, None, dq, dk, dv, *(grads.get(n) for n in names))
 
 
 class PagedAttention:

@@ -49,10 +49,13 @@ void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::ha
 void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, const nb::dict& buffers,
                   const std::map<std::string, double>& scalars, nb::handle out, nb::handle lse,
                   nb::handle dout, nb::handle dlse, nb::handle dq, nb::handle dk, nb::handle dv,
-                  const nb::dict& dbuffers, const std::string& target, int threads, uintptr_t stream) {
+                  const nb::dict& dbuffers, const std::string& target, int threads, uintptr_t stream,
+                  nb::handle cu_seqlens_q, nb::handle cu_seqlens_k) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v);
+  if (!cu_seqlens_q.is_none()) call.cu_seqlens_q = views(cu_seqlens_q);
+  if (!cu_seqlens_k.is_none()) call.cu_seqlens_k = views(cu_seqlens_k);
   call.buffers = views(buffers);
   call.scalars = scalars;
   call.target = target;
@@ -154,8 +157,11 @@ NB_MODULE(_core, m) {
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),
            nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
+           nb::arg("cu_seqlens_q").none() = nb::none(), nb::arg("cu_seqlens_k").none() = nb::none(),
            "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name); "
-           "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`")
+           "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`. With "
+           "cu_seqlens_q and _k, a ragged batch's (cpu and reference targets): every tensor packed as the "
+           "forward's")
       .def(
           "plan", &plan, nb::arg("q_len"), nb::arg("kv_len"), nb::arg("buffers"), nb::arg("scalars"),
           "(tiles, full, partial): the (query tile, key tile) pairs of a call's tile plan for these lengths, "

@@ -198,6 +198,11 @@ class BackwardArgs {
     args_.scalars = scalars_.data(), args_.num_scalars = int(scalars_.size());
     args_.num_threads = call.threads;
     args_.error = error_, args_.error_size = sizeof error_;
+    // A ragged batch's boundaries: the host copies checked_shapes read and checked.
+    if (in.ragged()) {
+      args_.cu_seqlens_q = &views_.emplace_back(host_view(in.cu_seqlens_q));
+      args_.cu_seqlens_k = &views_.emplace_back(host_view(in.cu_seqlens_k));
+    }
   }
   BackwardArgs(const BackwardArgs&) = delete;
   BackwardArgs& operator=(const BackwardArgs&) = delete;

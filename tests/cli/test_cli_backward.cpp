@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include "runtime/Npy.h"
 #include "tests/support/TestSupport.h"
@@ -18,8 +19,10 @@ struct Files {
 };
 
 // A kernel the project has not seen (ALiBi-like slopes through a softcap, a causal mask), and
-// random inputs for it: q [1, 2, 5, 4], k/v [1, 1, 6, 4] (GQA), slopes [2], doc [6] (i32).
-void write_problem(const Files& f) {
+// random inputs for it: q [1, 2, 5, 4], k/v [1, 1, 6, 4] (GQA), slopes [2], doc [6] (i32). Or
+// `ragged`: two sequences of 5 and 2 queries over 6 and 3 keys, q [7, 2, 4], k/v [9, 1, 4], with
+// cu_q.npy and cu_k.npy.
+void write_problem(const Files& f, bool ragged = false) {
   write_file(f.path("k.attn"),
              "kernel k(slopes: tensor<f32>[heads], doc: tensor<i32>[len]) {\n"
              "  mask = q + 1 >= kv && doc[q] == doc[kv];\n"
@@ -31,11 +34,19 @@ void write_problem(const Files& f) {
     for (int64_t i = 0; i < t.numel(); ++i) t.set(i, normal(rng));
     write_npy(f.path(name), t);
   };
-  tensor({1, 2, 5, 4}, "q.npy");
-  tensor({1, 1, 6, 4}, "k.npy");
-  tensor({1, 1, 6, 4}, "v.npy");
-  tensor({1, 2, 5, 4}, "dout.npy");
-  tensor({1, 2, 5}, "dlse.npy");
+  const std::vector<int64_t> q_rows = ragged ? std::vector<int64_t>{7, 2} : std::vector<int64_t>{1, 2, 5};
+  const std::vector<int64_t> kv_rows = ragged ? std::vector<int64_t>{9, 1} : std::vector<int64_t>{1, 1, 6};
+  auto with_d = [](std::vector<int64_t> rows) { return rows.push_back(4), rows; };
+  tensor(with_d(q_rows), "q.npy");
+  tensor(with_d(kv_rows), "k.npy");
+  tensor(with_d(kv_rows), "v.npy");
+  tensor(with_d(q_rows), "dout.npy");
+  tensor(q_rows, "dlse.npy");
+  for (auto [name, first, total] : {std::tuple{"cu_q.npy", 5, 7}, {"cu_k.npy", 6, 9}}) {
+    HostTensor cu(ScalarType::I32, {3});  // 0, first, total
+    cu.set(1, first), cu.set(2, total);
+    if (ragged) write_npy(f.path(name), cu);
+  }
   tensor({2}, "slopes.npy");
   HostTensor doc(ScalarType::I32, {6});
   for (int64_t i = 0; i < 6; ++i) doc.set(i, i < 4 ? 0 : 1);
@@ -58,6 +69,32 @@ double loss(const Files& f, const std::string& slopes) {
   for (int64_t i = 0; i < out.numel(); ++i) l += dout.get(i) * out.get(i);
   for (int64_t i = 0; i < lse.numel(); ++i) l += dlse.get(i) * lse.get(i);
   return l;
+}
+
+// `attnc run --dout` on the cpu target against the reference target: a dense batch, or a ragged
+// one (--cu-seqlens-q/-k: gradients packed like the inputs).
+void check_cpu_against_reference(bool ragged) {
+  Files f;
+  write_problem(f, ragged);
+  auto grads = [&](const std::string& t) {
+    return " --dout " + f.path("dout.npy") + " --dlse " + f.path("dlse.npy") + " --dq " +
+           f.path("dq_" + t + ".npy") + " --dk " + f.path("dk_" + t + ".npy") + " --dv " +
+           f.path("dv_" + t + ".npy") + " --grad slopes=" + f.path("ds_" + t + ".npy") + " --threads 2 -t " +
+           t +
+           (ragged ? " --cu-seqlens-q " + f.path("cu_q.npy") + " --cu-seqlens-k " + f.path("cu_k.npy") : "");
+  };
+  for (const std::string t : {"reference", "cpu"}) {
+    auto r = run_command(run_args(f) + grads(t));
+    BOOST_REQUIRE_MESSAGE(r.status == 0, t << ": " << r.output);
+  }
+  for (const std::string g : {"dq", "dk", "dv", "ds"}) {
+    HostTensor ref = read_npy(f.path(g + "_reference.npy")), cpu = read_npy(f.path(g + "_cpu.npy"));
+    BOOST_REQUIRE(ref.shape == cpu.shape);
+    if (g != "ds") BOOST_TEST(ref.shape.size() == (ragged ? 3u : 4u));
+    for (int64_t i = 0; i < ref.numel(); ++i)
+      BOOST_TEST(std::fabs(ref.get(i) - cpu.get(i)) < 1e-4 * (1 + std::fabs(ref.get(i))),
+                 g << "[" << i << "]");
+  }
 }
 
 }  // namespace
@@ -102,27 +139,9 @@ BOOST_AUTO_TEST_CASE(run_writes_gradients_that_match_finite_differences) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(cpu_agrees_with_the_reference) {
-  Files f;
-  write_problem(f);
-  auto grads = [&](const std::string& t) {
-    return " --dout " + f.path("dout.npy") + " --dlse " + f.path("dlse.npy") + " --dq " +
-           f.path("dq_" + t + ".npy") + " --dk " + f.path("dk_" + t + ".npy") + " --dv " +
-           f.path("dv_" + t + ".npy") + " --grad slopes=" + f.path("ds_" + t + ".npy") + " --threads 2 -t " +
-           t;
-  };
-  for (const std::string t : {"reference", "cpu"}) {
-    auto r = run_command(run_args(f) + grads(t));
-    BOOST_REQUIRE_MESSAGE(r.status == 0, t << ": " << r.output);
-  }
-  for (const std::string g : {"dq", "dk", "dv", "ds"}) {
-    HostTensor ref = read_npy(f.path(g + "_reference.npy")), cpu = read_npy(f.path(g + "_cpu.npy"));
-    BOOST_REQUIRE(ref.shape == cpu.shape);
-    for (int64_t i = 0; i < ref.numel(); ++i)
-      BOOST_TEST(std::fabs(ref.get(i) - cpu.get(i)) < 1e-4 * (1 + std::fabs(ref.get(i))),
-                 g << "[" << i << "]");
-  }
-}
+BOOST_AUTO_TEST_CASE(cpu_agrees_with_the_reference) { check_cpu_against_reference(false); }
+
+BOOST_AUTO_TEST_CASE(a_ragged_batch_too) { check_cpu_against_reference(true); }
 
 BOOST_AUTO_TEST_CASE(backward_errors) {
   Files f;

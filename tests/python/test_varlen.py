@@ -1,6 +1,7 @@
 """Ragged batches from PyTorch: attnc.torch.varlen_attention (torch.nn.attention.varlen's shape)
 against torch SDPA run sequence by sequence, with empty and one-row sequences, GQA, windows,
-sinks, a kernel of one's own that reads `b`, and the errors."""
+sinks, a kernel of one's own that reads `b`, their gradients against a dense PyTorch formulation,
+and the errors."""
 
 import math
 
@@ -21,9 +22,9 @@ def packed(q_lens, k_lens, hq=4, hkv=2, d=16, dtype=torch.float32, seed=0):
     return q, k, v, cu[0], cu[1]
 
 
-def per_sequence(q, k, v, cu_q, cu_k, mask=None, sink=None):
+def per_sequence(q, k, v, cu_q, cu_k, mask=None, sink=None, keep_double=False):
     """Out [Tq, Hq, D] and LSE [Tq, Hq] by dense math, one sequence at a time; `mask(i, j)` -> bool
-    [Lq, Lk] of positions within the sequence."""
+    [Lq, Lk] of positions within the sequence. Differentiable; float64 with `keep_double`."""
     outs, lses = [], []
     groups = q.shape[1] // k.shape[1]
     for b in range(len(cu_q) - 1):
@@ -36,12 +37,13 @@ def per_sequence(q, k, v, cu_q, cu_k, mask=None, sink=None):
             s = s.masked_fill(~mask(i, j), -math.inf)
         if sink is not None:
             s = torch.cat([s, sink.double()[:, None, None].expand(-1, s.shape[1], 1)], -1)
-            vs = torch.cat([vs, torch.zeros_like(vs[:, :1])], 1)
+            vs = torch.cat([vs, vs.new_zeros(vs.shape[0], 1, vs.shape[2])], 1)
         lse = torch.logsumexp(s, -1)
         p = torch.nan_to_num(torch.exp(s - lse[..., None]))
         outs.append((p @ vs).transpose(0, 1))
         lses.append(lse.transpose(0, 1))
-    return torch.cat(outs).float(), torch.cat(lses).float()
+    out, lse = torch.cat(outs), torch.cat(lses)
+    return (out, lse) if keep_double else (out.float(), lse.float())
 
 
 LENGTHS = [([5, 0, 1, 77, 130], [5, 0, 1, 77, 130]), ([1, 1, 1], [700, 33, 1])]
@@ -106,5 +108,64 @@ def test_errors():
         at.varlen_attention(q[None], k, v, cu_q, cu_k)
     with pytest.raises(attnc.Error, match="bottom-right"):
         at.varlen_attention(q, k[:6], v[:6], cu_q, torch.tensor([0, 2, 6], dtype=torch.int32), is_causal=True)
-    with pytest.raises(attnc.Error, match="backward of a ragged batch"):
-        at.varlen_attention(q.requires_grad_(), k, v, cu_q, cu_k)
+    # The LSE of a kernel without lse = true has no gradient.
+    aux = type("Aux", (), {"lse": True})()
+    lib = attnc.loads("kernel plain { mask = kv <= q; }\n")
+    _, lse = at.varlen_attention(q.requires_grad_(), k, v, cu_q, cu_k, kernel=lib.plain, return_aux=aux)
+    with pytest.raises(attnc.Error, match="without lse = true"):
+        lse.sum().backward()
+
+
+def _grads(loss, tensors):
+    return torch.autograd.grad(loss, tensors)
+
+
+@pytest.mark.parametrize("target", ["cpu", "reference"])
+def test_backward_against_a_dense_formulation(target):
+    """Causal with sinks and GQA, loss through Out and the LSE: dQ, dK, dV and d sinks against the
+    same loss through per_sequence (float64 autograd), empty and one-row sequences included."""
+    q_lens, k_lens = [5, 0, 1, 40, 3], [5, 4, 30, 40, 0]
+    q, k, v, cu_q, cu_k = packed(q_lens, k_lens, seed=4)
+    sinks = torch.tensor([0.5, -1.0, 2.0, 0.0])
+    g = torch.Generator().manual_seed(5)
+    w, u = torch.randn(sum(q_lens), 4, 16, generator=g), torch.randn(sum(q_lens), 4, generator=g)
+    aux = type("Aux", (), {"lse": True})()
+    leaves = [t.clone().requires_grad_() for t in (q, k, v, sinks)]
+    lib = attnc.loads("import std.masks;\nkernel k(sinks: tensor<f32>[heads]) "
+                      "{ mask = causal_from_end; sink = sinks[h]; lse = true; }\n")
+    out, lse = at.varlen_attention(*leaves[:3], cu_q, cu_k, kernel=lib.k, sinks=leaves[3], return_aux=aux,
+                                   target=target)
+    got = _grads((out * w).sum() + (lse * u).sum(), leaves)
+    dense = [t.clone().double().requires_grad_() for t in (q, k, v, sinks)]
+    offsets = [kl - ql for ql, kl in zip(q_lens, k_lens)]
+    want_out, want_lse = [], []
+    for b in range(len(q_lens)):  # causal_from_end: query i sees keys j <= i + kv_len - q_len
+        o, l = per_sequence(dense[0][cu_q[b]:cu_q[b + 1]], dense[1][cu_k[b]:cu_k[b + 1]],
+                            dense[2][cu_k[b]:cu_k[b + 1]], [0, q_lens[b]], [0, k_lens[b]],
+                            mask=lambda i, j, off=offsets[b]: j <= i + off, sink=dense[3], keep_double=True)
+        want_out.append(o), want_lse.append(l)
+    want = _grads((torch.cat(want_out) * w).sum() + (torch.cat(want_lse) * u).sum(), dense)
+    for name, a, b in zip(("dq", "dk", "dv", "dsinks"), got, want):
+        torch.testing.assert_close(a.double(), b, atol=2e-4, rtol=1e-3, msg=name)
+
+
+def test_backward_of_a_kernel_that_reads_the_sequence_index():
+    """score * bias[b]: each sequence's scale gets its own gradient, summed over its rows."""
+    lib = attnc.loads("kernel biased(bias: tensor<f32>[batch]) { mask = kv <= q; score = score * bias[b]; }\n")
+    q_lens = [4, 9, 1]
+    q, k, v, cu_q, cu_k = packed(q_lens, q_lens, seed=6)
+    bias = torch.tensor([1.0, 0.5, 3.0], requires_grad=True)
+    out = at.varlen_attention(q, k, v, cu_q, cu_k, kernel=lib.biased, bias=bias)
+    (got,) = _grads((out ** 2).sum(), [bias])
+    dense = bias.detach().double().requires_grad_()
+    outs = []
+    for b in range(len(q_lens)):
+        qs = q[cu_q[b]:cu_q[b + 1]].double().transpose(0, 1)
+        ks = k[cu_k[b]:cu_k[b + 1]].double().transpose(0, 1).repeat_interleave(2, 0)
+        vs = v[cu_k[b]:cu_k[b + 1]].double().transpose(0, 1).repeat_interleave(2, 0)
+        s = qs @ ks.transpose(-1, -2) / 4.0 * dense[b]
+        n = s.shape[-1]
+        s = s.masked_fill(torch.arange(n)[None, :] > torch.arange(n)[:, None], -math.inf)
+        outs.append((torch.softmax(s, -1) @ vs).transpose(0, 1))
+    (want,) = _grads((torch.cat(outs) ** 2).sum(), [dense])
+    torch.testing.assert_close(got.double(), want, atol=2e-4, rtol=1e-3)

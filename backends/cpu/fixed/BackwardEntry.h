@@ -56,16 +56,12 @@ bool same_shape(void* uc, const DLTensor* t, const char* name, const int64_t* sh
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_backward_args* args) {
-  if (!args) return -1;
-  (void)kLseRequired, (void)kMaxRequired, (void)kPackHeads;  // the forward's: the backward always reads the LSE, packs no heads
-  unsigned hardware = std::thread::hardware_concurrency();
-  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+/// The backward of the dense batch `args` describes, or of one sequence of a ragged batch as a
+/// one-entry view of it (backward_ragged), whose `b` is b0. Adds the buffer gradients to
+/// `grad_sums` (the wanted gradients' elements, row-major, one buffer after another in order),
+/// which the entry point writes once every sequence is done.
+static int backward_dense(Context& ctx, const attn_backward_args* args, int64_t b0, std::vector<float>& grad_sums) {
   void* uc = &ctx;
-  if (args->error && args->error_size) args->error[0] = '\0';
-  if (args->abi_version < 1 || args->abi_version > ATTN_BACKWARD_ABI_VERSION)
-    return fail(uc, "%s: backward ABI version %d, expected 1 to %d", kKernelName, args->abi_version,
-                ATTN_BACKWARD_ABI_VERSION), -1;
   if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
       !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false) ||
       !check_tensor(uc, args->dout, "dout", 4, false) || !check_tensor(uc, args->lse, "lse", 3, true) ||
@@ -245,7 +241,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         int32_t hi = key_lo + keys < window[size_t(2 * t + 1)] ? key_lo + keys : window[size_t(2 * t + 1)];
         auto masked = [&](int32_t x, int32_t width) {
           const int32_t end = x + width < hi ? x + width : hi;
-          return kHasKeyTest && keys_masked(int(row0), int(last_q), x, end - 1, int(b), int(b), int(h), int(h), int(Lq), int(Lk), args->scalars);
+          return kHasKeyTest && keys_masked(int(row0), int(last_q), x, end - 1, int(b0 + b), int(b0 + b), int(h), int(h), int(Lq), int(Lk), args->scalars);
         };
         lo = lo / kSkipBlock * kSkipBlock;
         while (lo < hi && masked(lo, kSkipBlock)) lo += kSkipBlock;
@@ -282,7 +278,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
           index_out.set(s.index.data(), i32, count, kTileQ, kIndexSlots);
           int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &q_tile_t.buf, &k_call.buf, &v_call.buf, &dout_tile.buf,
               &dout_tile_t.buf, &stats_tile.buf, &dq_out.buf, &dk_out.buf, &dv_out.buf, int32_t(Lq), int32_t(Lk),
-              int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), call_lo,
+              int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b0 + b), call_lo,
               count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
           if (result != 0) {
             if (!ctx.failed) fail(uc, "%s: the backward kernel failed (Halide error %d)", kKernelName, result);
@@ -354,23 +350,89 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   if (status != 0) return status;
   ATTN_SINK_GRADIENTS
   // Buffer gradients: the jobs' partial sums in job order (and the sink's).
+  if (grad_sums.empty()) grad_sums.assign(size_t(grad_total), 0.0f);
+  for (int64_t e = 0; e < grad_total; ++e) {
+    float total = 0.0f;
+    for (int64_t job = 0; job < jobs; ++job) total += grad_parts[size_t(job * grad_total + e)];
+    if (!sink_grads.empty()) total += sink_grads[size_t(e)];
+    grad_sums[size_t(e)] += total;
+  }
+  return 0;
+}
+
+/// A ragged batch (ABI version 2): checks the packed tensors, then runs backward_dense on each
+/// sequence's views in order (PackedSequences.h). A sequence without queries still runs: its dK
+/// and dV rows are written (zero).
+static int backward_ragged(Context& ctx, const attn_backward_args* args, std::vector<float>& grad_sums) {
+  void* uc = &ctx;
+  if (!check_tensor(uc, args->q, "q", 3, false) || !check_tensor(uc, args->k, "k", 3, false) ||
+      !check_tensor(uc, args->v, "v", 3, false) || !check_tensor(uc, args->out, "out", 3, false) ||
+      !check_tensor(uc, args->dout, "dout", 3, false) || !check_tensor(uc, args->lse, "lse", 2, true) ||
+      !check_tensor(uc, args->dq, "dq", 3, false) || !check_tensor(uc, args->dk, "dk", 3, false) ||
+      !check_tensor(uc, args->dv, "dv", 3, false) || (args->dlse && !check_tensor(uc, args->dlse, "dlse", 2, true)))
+    return -1;
+  const int64_t* qs = args->q->shape;
+  const int64_t* ks = args->k->shape;
+  const int64_t Tq = qs[0], Hq = qs[1], Tk = ks[0], Hkv = ks[1], Dv = args->v->shape[2];
+  const int64_t k_shape[3] = {Tk, Hkv, qs[2]}, v_shape[3] = {Tk, Hkv, Dv}, o_shape[3] = {Tq, Hq, Dv};
+  if (!same_shape(uc, args->k, "ragged k", k_shape, 3) || !same_shape(uc, args->v, "ragged v", v_shape, 3) ||
+      !same_shape(uc, args->out, "ragged out", o_shape, 3) || !same_shape(uc, args->dout, "ragged dout", o_shape, 3) ||
+      !same_shape(uc, args->lse, "ragged lse", qs, 2) || (args->dlse && !same_shape(uc, args->dlse, "ragged dlse", qs, 2)) ||
+      !same_shape(uc, args->dq, "ragged dq", qs, 3) || !same_shape(uc, args->dk, "ragged dk", k_shape, 3) ||
+      !same_shape(uc, args->dv, "ragged dv", v_shape, 3))
+    return -1;
+  std::vector<int64_t> cu_q, cu_k;
+  if (!read_boundaries(uc, args->cu_seqlens_q, "cu_seqlens_q", Tq, cu_q) ||
+      !read_boundaries(uc, args->cu_seqlens_k, "cu_seqlens_k", Tk, cu_k))
+    return -1;
+  if (cu_q.size() != cu_k.size())
+    return fail(uc, "%s: cu_seqlens_q has %zu entries and cu_seqlens_k %zu; both are sequences + 1", kKernelName,
+                cu_q.size(), cu_k.size()), -1;
+  for (size_t b = 0; b + 1 < cu_q.size(); ++b) {
+    const int64_t q0 = cu_q[b], q_rows = cu_q[b + 1] - q0, k0 = cu_k[b], k_rows = cu_k[b + 1] - k0;
+    SequenceView q, k, v, out, lse, dout, dlse, dq, dk, dv;
+    attn_backward_args one = *args;
+    one.q = q.of(args->q, q0, q_rows), one.k = k.of(args->k, k0, k_rows), one.v = v.of(args->v, k0, k_rows);
+    one.out = out.of(args->out, q0, q_rows), one.lse = lse.of(args->lse, q0, q_rows);
+    one.dout = dout.of(args->dout, q0, q_rows), one.dlse = dlse.of(args->dlse, q0, q_rows);
+    one.dq = dq.of(args->dq, q0, q_rows), one.dk = dk.of(args->dk, k0, k_rows), one.dv = dv.of(args->dv, k0, k_rows);
+    one.kv_ranges = nullptr, one.kv_ranges_block_q = 0;
+    one.cu_seqlens_q = one.cu_seqlens_k = nullptr;
+    if (int status = backward_dense(ctx, &one, int64_t(b), grad_sums)) return status;
+  }
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_backward_args* args) {
+  if (!args) return -1;
+  (void)kLseRequired, (void)kMaxRequired, (void)kPackHeads;  // the forward's: the backward always reads the LSE, packs no heads
+  unsigned hardware = std::thread::hardware_concurrency();
+  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+  void* uc = &ctx;
+  if (args->error && args->error_size) args->error[0] = '\0';
+  if (args->abi_version < 1 || args->abi_version > ATTN_BACKWARD_ABI_VERSION)
+    return fail(uc, "%s: backward ABI version %d, expected 1 to %d", kKernelName, args->abi_version,
+                ATTN_BACKWARD_ABI_VERSION), -1;
+  const bool ragged = args->abi_version >= 2 && (args->cu_seqlens_q || args->cu_seqlens_k);
+  std::vector<float> grad_sums;
+  if (int status = ragged ? backward_ragged(ctx, args, grad_sums) : backward_dense(ctx, args, 0, grad_sums)) return status;
+  // The buffer gradients asked for, each the sum over the sequences (backward_dense checked their
+  // shapes; a ragged batch of no sequence reads nothing and writes zeros).
+  int64_t at = 0;
   for (int i = 0; i < kNumBuffers; ++i) {
-    if (grad_offset[i] < 0) continue;
-    DLTensor* g = args->buffer_grads[i];
-    const halide_buffer_t& view = buffer_views[i]->buf;
+    DLTensor* g = args->buffer_grads ? args->buffer_grads[i] : nullptr;
+    if (!g) continue;
+    if (!check_tensor(uc, g, "a buffer gradient", g->ndim, true)) return -1;
     int64_t elements = 1;
-    for (int d = 0; d < view.dimensions; ++d) elements *= view.dim[d].extent;
+    for (int d = 0; d < g->ndim; ++d) elements *= g->shape[d];
     float* base = reinterpret_cast<float*>(static_cast<char*>(g->data) + g->byte_offset);
-    for (int64_t e = 0; e < elements; ++e) {
-      float total = 0.0f;
-      for (int64_t job = 0; job < jobs; ++job) total += grad_parts[size_t(job * grad_total + grad_offset[i] + e)];
-      if (!sink_grads.empty()) total += sink_grads[size_t(grad_offset[i] + e)];
+    for (int64_t e = 0; e < elements; ++e, ++at) {
       int64_t offset = 0, rest = e;
-      for (int d = view.dimensions - 1; d >= 0; --d) {
-        offset += rest % view.dim[d].extent * stride_of(g, d);
-        rest /= view.dim[d].extent;
+      for (int d = g->ndim - 1; d >= 0; --d) {
+        offset += rest % g->shape[d] * stride_of(g, d);
+        rest /= g->shape[d];
       }
-      base[offset] = total;
+      base[offset] = size_t(at) < grad_sums.size() ? grad_sums[size_t(at)] : 0.0f;
     }
   }
   return 0;

@@ -15,7 +15,7 @@ extern "C" {
 
 /** The version of this struct. Versions only append fields: a kernel accepts every version up to
  *  its own and reads only the fields the caller's version has. */
-#define ATTN_BACKWARD_ABI_VERSION 1
+#define ATTN_BACKWARD_ABI_VERSION 2
 
 typedef struct attn_backward_args {
   int abi_version;      /**< ATTN_BACKWARD_ABI_VERSION */
@@ -45,6 +45,15 @@ typedef struct attn_backward_args {
    *  buffers then skips the keys outside; others ignore it. */
   const int64_t* kv_ranges;
   int64_t kv_ranges_block_q;
+  /* Version 2. */
+  /** A ragged batch, as attn_kernel_args' (version 5): both NULL for a dense batch; otherwise i32
+   *  (or i64) [N + 1] boundaries in CPU memory, non-decreasing from 0 to the packed row counts, and
+   *  q, out, dout, dq are packed [Tq, Hq, D|Dv], lse and dlse [Tq, Hq], k, v, dk, dv [Tk, Hkv, D|Dv].
+   *  Sequence b is query rows [cu_seqlens_q[b], cu_seqlens_q[b + 1]) and key rows
+   *  [cu_seqlens_k[b], cu_seqlens_k[b + 1]), `b` inside the kernel; each buffer gradient is the sum
+   *  over the sequences, in order. kv_ranges is not read (each sequence plans its own). */
+  const DLTensor* cu_seqlens_q;
+  const DLTensor* cu_seqlens_k;
 } attn_backward_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. Deterministic: two calls with

@@ -160,7 +160,9 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/RaggedBatch.h, 217 lines]
+// [fixed text: backends/cpu/fixed/PackedSequences.h, 61 lines]
+
+// [fixed text: backends/cpu/fixed/RaggedBatch.h, 160 lines]
 
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 1-52, 52 lines]
   BufferView buffer0;
@@ -292,4 +294,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29871 lines, hash 72a6d5880db2678b]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29896 lines, hash cf10127492d7d7d7]

@@ -1892,7 +1892,9 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/RaggedBatch.h, 217 lines]
+// [fixed text: backends/cpu/fixed/PackedSequences.h, 61 lines]
+
+// [fixed text: backends/cpu/fixed/RaggedBatch.h, 160 lines]
 
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 1-52, 52 lines]
   char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
@@ -2022,4 +2024,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17832 lines, hash 0166c6cf0555d2c2]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17847 lines, hash d9e1e52411afc8ce]
