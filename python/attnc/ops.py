@@ -31,15 +31,31 @@ def _stream(q):
     return torch.cuda.current_stream(q.device).cuda_stream if q.is_cuda else 0
 
 
+# The packed layouts' int32 tensors, by their names in the extension: a ragged batch's boundaries,
+# a paged cache's table and key counts. None of them: a dense batch.
+_LAYOUT = ("cu_seqlens_q", "cu_seqlens_k", "page_table", "kv_lens")
+
+
+def _layout(cu_seqlens_q, cu_seqlens_k, page_table=None, kv_lens=None):
+    """The operator's layout arguments as _run's `ragged` dict (None: a dense batch)."""
+    given = {n: t for n, t in zip(_LAYOUT, (cu_seqlens_q, cu_seqlens_k, page_table, kv_lens)) if t is not None}
+    return given or None
+
+
 @torch.library.custom_op("attnc::attention", mutates_args=())
 def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, buffers: List[torch.Tensor],
-              buffer_names: str, scalars: List[float], scalar_names: str, target: str,
-              threads: int) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+              buffer_names: str, scalars: List[float], scalar_names: str, target: str, threads: int,
+              cu_seqlens_q: Optional[torch.Tensor] = None, cu_seqlens_k: Optional[torch.Tensor] = None,
+              page_table: Optional[torch.Tensor] = None,
+              kv_lens: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Out, LSE and row maxima of attnc kernel `kernel` (the LSE whether or not the kernel sets lse;
-    the maxima empty, shape [0], unless it sets return_max)."""
+    the maxima empty, shape [0], unless it sets return_max). With cu_seqlens_q and cu_seqlens_k a
+    ragged batch, with cu_seqlens_q, page_table and kv_lens a paged cache (docs/python.md): q is then
+    [Tq, Hq, D], Out [Tq, Hq, Dv], the LSE and maxima [Tq, Hq]."""
     # Always with the LSE: autograd saves it for the backward, which then need not run the forward.
     out, lse, mx = _run(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
-                        dict(zip(_names(scalar_names), scalars)), target, threads, True)
+                        dict(zip(_names(scalar_names), scalars)), target, threads, True,
+                        ragged=_layout(cu_seqlens_q, cu_seqlens_k, page_table, kv_lens))
     return out, lse, (mx if mx is not None else lse.new_empty((0,)))
 
 
@@ -96,9 +112,11 @@ def _spec(t):
 
 
 @attention.register_fake
-def _attention_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads):
-    out = q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3]))
-    lse = q.new_empty((q.shape[0], q.shape[1], q.shape[2]), dtype=torch.float32)
+def _attention_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads,
+                    cu_seqlens_q=None, cu_seqlens_k=None, page_table=None, kv_lens=None):
+    rows = q.shape[:2] if cu_seqlens_q is not None else q.shape[:3]  # [Tq, Hq] or [B, Hq, Lq]
+    out = q.new_empty((*rows, v.shape[-1]))
+    lse = q.new_empty(rows, dtype=torch.float32)
     mx = lse.new_empty(lse.shape if getattr(KERNELS[kernel], "return_max", False) else (0,))
     return out, lse, mx
 
@@ -107,12 +125,15 @@ def _attention_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_name
 def attention_backward(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, buffers: List[torch.Tensor],
                        buffer_names: str, scalars: List[float], scalar_names: str, target: str, threads: int,
                        out: torch.Tensor, lse: torch.Tensor, dout: torch.Tensor, dlse: Optional[torch.Tensor],
-                       grad_buffers: str) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, List[torch.Tensor]]:
+                       grad_buffers: str, cu_seqlens_q: Optional[torch.Tensor] = None,
+                       cu_seqlens_k: Optional[torch.Tensor] = None
+                       ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, List[torch.Tensor]]:
     """dQ, dK, dV and the gradients of the buffers named in `grad_buffers` (comma-separated) of
-    loss = sum(dout * out) + sum(dlse * lse), from the forward's `out` and `lse`."""
+    loss = sum(dout * out) + sum(dlse * lse), from the forward's `out` and `lse`; of a ragged batch
+    with cu_seqlens_q and cu_seqlens_k (a paged cache has no backward)."""
     return _run_backward(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
                          dict(zip(_names(scalar_names), scalars)), target, threads, out, lse, dout, dlse,
-                         _names(grad_buffers))
+                         _names(grad_buffers), ragged=_layout(cu_seqlens_q, cu_seqlens_k))
 
 
 def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, dout, dlse, wanted, ragged=None):
@@ -137,32 +158,42 @@ def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, do
 
 @attention_backward.register_fake
 def _attention_backward_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads, out, lse,
-                             dout, dlse, grad_buffers):
+                             dout, dlse, grad_buffers, cu_seqlens_q=None, cu_seqlens_k=None):
     wanted = _names(grad_buffers)
     grads = [b.new_empty(b.shape, dtype=torch.float32) for n, b in zip(_names(buffer_names), buffers) if n in wanted]
     return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape), grads
 
 
 def _setup_context(ctx, inputs, output):
-    kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads = inputs
-    ctx.save_for_backward(q, k, v, *output[:2], *buffers)
+    kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads, *layout = inputs
+    layout += [None] * (len(_LAYOUT) - len(layout))
+    ctx.save_for_backward(q, k, v, *output[:2], *layout[:2], *buffers)
     ctx.mark_non_differentiable(output[2])  # the row maxima
     ctx.call = (kernel, buffer_names, scalars, scalar_names, target, threads)
     # Only float buffers can have gradients; the kernel's backward checks that its score reads them.
     ctx.grad_buffers = ",".join(n for n, b in zip(_names(buffer_names), buffers) if b.requires_grad)
+    ctx.paged = layout[2] is not None or layout[3] is not None
 
 
 def _backward(ctx, dout, dlse, dmax):
     kernel, buffer_names, scalars, scalar_names, target, threads = ctx.call
-    q, k, v, out, lse, *buffers = ctx.saved_tensors
-    dlse = dlse if KERNELS[kernel].lse else None
+    q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, *buffers = ctx.saved_tensors
+    if ctx.paged:
+        raise Error("attnc: a paged KV cache has no backward; run it under torch.no_grad()")
+    dlse = _lse_gradient(KERNELS[kernel], dlse)
     dq, dk, dv, dbuffers = attention_backward(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target,
-                                              threads, out, lse, dout, dlse, ctx.grad_buffers)
+                                              threads, out, lse, dout, dlse, ctx.grad_buffers, cu_seqlens_q,
+                                              cu_seqlens_k)
     grads = dict(zip(_names(ctx.grad_buffers), dbuffers))
     # The scalars' gradient mirrors how torch.library flattened them: a list of numbers is one leaf
     # (None), an empty list a list ([]).
     return (None, dq, dk, dv, [grads.get(n) for n in _names(buffer_names)], None, None if scalars else [], None,
-            None, None)
+            None, None, None, None, None, None)
+
+
+def _lse_gradient(kern, dlse):
+    """dLSE as the kernel's backward takes it: a kernel without lse = true returns no LSE, so none."""
+    return dlse if kern.lse else None
 
 
 attention.register_autograd(_backward, setup_context=_setup_context)
@@ -180,12 +211,12 @@ class _Attention(torch.autograd.Function):
     bodies (_run, _run_backward) as the operator's."""
 
     @staticmethod
-    def forward(ctx, kern, names, scalars, target, threads, q, k, v, *buffers):
+    def forward(ctx, kern, names, scalars, target, threads, ragged, q, k, v, *buffers):
         # With the LSE whatever the kernel sets: the backward reads it rather than run the forward again.
-        out, lse, mx = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True,
+        out, lse, mx = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True, ragged=ragged,
                             backward_next=_COMPILE_BACKWARD_BESIDE)
         ctx.save_for_backward(q, k, v, out, lse, *buffers)
-        ctx.call = (kern, names, scalars, target, threads)
+        ctx.call = (kern, names, scalars, target, threads, ragged)
         if mx is not None:
             ctx.mark_non_differentiable(mx)
         outputs = (out, *((lse,) if kern.lse else ()), *((mx,) if mx is not None else ()))
@@ -193,15 +224,15 @@ class _Attention(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, dout, *rest):
-        kern, names, scalars, target, threads = ctx.call
-        dlse = rest[0] if kern.lse else None
+        kern, names, scalars, target, threads, ragged = ctx.call
+        dlse = _lse_gradient(kern, rest[0] if rest else None)
         q, k, v, out, lse, *buffers = ctx.saved_tensors
         # Only float buffers can require grad; the kernel's backward checks that its score reads them.
-        wanted = [n for n, need in zip(names, ctx.needs_input_grad[8:]) if need]
+        wanted = [n for n, need in zip(names, ctx.needs_input_grad[9:]) if need]
         dq, dk, dv, dbuffers = _run_backward(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads,
-                                             out, lse, dout, dlse, wanted)
+                                             out, lse, dout, dlse, wanted, ragged=ragged)
         grads = dict(zip(wanted, dbuffers))
-        return (None, None, None, None, None, dq, dk, dv, *(grads.get(n) for n in names))
+        return (None, None, None, None, None, None, dq, dk, dv, *(grads.get(n) for n in names))
 
 
 def _no_mode():
@@ -232,11 +263,12 @@ def _as_kernel_types(kernel, buffers):
     return out
 
 
-def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
+def call_kernel(kernel, q, k, v, buffers, scalars, target, threads, ragged=None):
     """(out, lse or None, row maxima or None) of `kernel` on torch tensors. Through torch.ops.attnc.attention when
     something should see the operator (torch.compile, a mode, a tensor subclass); otherwise its
     eager body directly, or _Attention when autograd must record the call: the custom op's
-    dispatch costs more than the whole eager call on small inputs."""
+    dispatch costs more than the whole eager call on small inputs. `ragged`: a packed batch's int32
+    layout tensors by name (_LAYOUT), as _run's."""
     if buffers:
         buffers = _as_kernel_types(kernel, buffers)
     tensors = (q, k, v, *buffers.values()) if buffers else (q, k, v)
@@ -244,12 +276,17 @@ def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
         if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
             # On the CPU with the LSE whatever the kernel sets, as the forward that autograd records
             # runs it: evaluation and training calls of a kernel share one compile (a float a row).
-            out, lse, mx = _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse or q.is_cpu)
+            out, lse, mx = _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse or q.is_cpu, ragged)
             return out, (lse if kernel.lse else None), mx
-        outputs = _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values())
+        if ragged and "page_table" in ragged:
+            raise Error("attnc: a paged KV cache has no backward; run it under torch.no_grad() or with inputs that "
+                        "do not require grad")
+        outputs = _Attention.apply(kernel, tuple(buffers), scalars, target, threads, ragged, q, k, v,
+                                   *buffers.values())
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         out, lse, mx = outputs[0], outputs[1] if kernel.lse else None, outputs[-1] if len(outputs) > 1 else None
         return out, lse, (mx if getattr(kernel, "return_max", False) else None)
     out, lse, mx = attention(kernel.id, q, k, v, list(buffers.values()), ",".join(buffers),
-                             list(scalars.values()), ",".join(scalars), target or "", threads)
+                             list(scalars.values()), ",".join(scalars), target or "", threads,
+                             **(ragged or {}))
     return out, (lse if kernel.lse else None), (mx if getattr(kernel, "return_max", False) else None)

@@ -19,7 +19,7 @@ import torch
 from ._backend import Error
 from .library import loads
 from .context_parallel import ContextParallelStats, RingAttention, RingCall, global_lengths, group_of, layout_chunks
-from .ops import _run, _run_backward, call_kernel
+from .ops import call_kernel
 from .sequence_shards import context_parallel_shard, context_parallel_unshard
 from .trace import trace_mods
 
@@ -222,9 +222,9 @@ def to_attn(mask_mod=None, score_mod=None, constants=False):
 
 
 @functools.lru_cache(maxsize=256)
-def _compiled(text):
+def _compiled(text, name="flex"):
     # One compile per distinct text in a process; the loader's disk cache keeps it across processes.
-    return loads(text, "<attnc.torch>").flex
+    return getattr(loads(text, "<attnc.torch>"), name)
 
 
 class _TracedKernel:
@@ -236,20 +236,20 @@ class _TracedKernel:
 
 
 @torch._dynamo.assume_constant_result
-def _kernel_facts(text):
-    """Compiles (or finds) the kernel of `text` while Dynamo traces, and gives the graph what it
-    needs of it as constants: Dynamo runs this function instead of tracing it (the compile is a
+def _kernel_facts(text, name):
+    """Compiles (or finds) the kernel `name` of `text` while Dynamo traces, and gives the graph what
+    it needs of it as constants: Dynamo runs this function instead of tracing it (the compile is a
     call into the extension, which it cannot trace), and the kernel stays registered by its id."""
-    k = _compiled(text)
+    k = _compiled(text, name)
     return k.id, bool(k.lse), bool(k.return_max), tuple((n, b, e, tuple(d)) for n, b, e, d in k.args)
 
 
-def _kernel(text):
-    """The kernel of `text`: the loaded one, or under torch.compile its constants (_kernel_facts), so
-    that the call stays in one graph with fullgraph=True."""
+def _kernel(text, name="flex"):
+    """The kernel `name` of `text`: the loaded one, or under torch.compile its constants
+    (_kernel_facts), so that the call stays in one graph with fullgraph=True."""
     if torch.compiler.is_compiling():
-        return _TracedKernel(*_kernel_facts(text))
-    return _compiled(text)
+        return _TracedKernel(*_kernel_facts(text, name))
+    return _compiled(text, name)
 
 
 _warned_options = set()  # kernel_options keys already warned about, once per process
@@ -378,10 +378,14 @@ def context_parallel_attention(query, key, value, score_mod=None, block_mask=Non
 
 
 def _varlen_text(dtype, is_causal, window_size, scale, sinks):
-    """The .attn kernel varlen_attention runs: FlashAttention's masks as attnc expressions."""
+    """The .attn kernel varlen_attention and PagedAttention run: FlashAttention's masks as attnc
+    expressions, aligned bottom-right as torch's and FlashAttention's are (a sequence's last query
+    at its last key: query q stands at position q + kv_len - q_len; with a paged cache q_len is
+    kv_len, and q already that position)."""
     left, right = window_size
-    mask = [m for m, on in (("kv <= q", is_causal), (f"q - kv <= {int(left)}", left >= 0),
-                            (f"kv - q <= {int(right)}", right >= 0)) if on]
+    at = "(q + kv_len - q_len)"
+    mask = [m for m, on in ((f"kv <= {at}", is_causal), (f"{at} - kv <= {int(left)}", left >= 0),
+                            (f"kv - {at} <= {int(right)}", right >= 0)) if on]
     options = [f"dtype = {dtype};", "lse = true;"]
     if mask:
         options.insert(0, f"mask = {' && '.join(mask)};")
@@ -402,14 +406,14 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
     cu_seq_k[b]:cu_seq_k[b + 1]. max_q and max_k are accepted for torch's signature and not needed.
     Returns out [Tq, Hq, D], or (out, lse [Tq, Hq]) when return_aux asks for the lse.
 
-    The mask: `is_causal` (kv <= q, positions from each sequence's start; torch aligns a causal
-    mask bottom-right, the same when a sequence has as many queries as keys, and an error here
-    otherwise) and `window_size` (left, right; -1: unbounded). `sinks` (an attnc extension): float
-    [Hq] learnable sink logits. Or any attnc kernel as `kernel=` (e.g. `attnc.loads(text).name`)
-    with its arguments as keywords (`sinks=` then its argument of that name): `b` is then the
-    sequence's index. The CPU (and reference) targets
-    take ragged batches, forward and backward: gradients flow to query, key, value, sinks and the
-    kernel's float tensor arguments that require them."""
+    The mask: `is_causal` and `window_size` (left, right; -1: unbounded), aligned bottom-right as
+    torch's and FlashAttention's (a sequence's last query sees up to its last key: std.masks'
+    causal_from_end). `sinks` (an attnc extension): float [Hq] learnable sink logits. Or any attnc
+    kernel as `kernel=` (e.g. `attnc.loads(text).name`) with its arguments as keywords (`sinks=`
+    then its argument of that name): `b` is then the sequence's index. The CPU (and reference)
+    targets take ragged batches, forward and backward: gradients flow to query, key, value, sinks
+    and the kernel's float tensor arguments that require them. Under torch.compile the call is
+    torch.ops.attnc.attention with the boundaries: one graph with fullgraph=True."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if t.dim() != 3:
             raise Error(f"{name} must have 3 dimensions [T, H, D] (a packed ragged batch), got shape {tuple(t.shape)}")
@@ -418,59 +422,24 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
         if not isinstance(t, torch.Tensor) or t.dim() != 1 or t.dtype not in (torch.int32, torch.int64):
             raise Error(f"attnc.torch.varlen_attention: {name} must be a 1-D int32 tensor of sequences + 1 entries")
         cu.append(t.to(device="cpu", dtype=torch.int32).contiguous())
-    if is_causal and not torch.equal(cu[0].diff(), cu[1].diff()):
-        raise Error("attnc.torch.varlen_attention: is_causal here is kv <= q from each sequence's start; torch aligns "
-                    "it bottom-right, which differs when a sequence has fewer queries than keys: pass a kernel whose "
-                    "mask says which you mean")
     if kernel is None:
         if query.dtype not in _DTYPES:
             raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16 or float16")
         if sinks is not None and (not sinks.is_floating_point() or tuple(sinks.shape) != (query.shape[1],)):
             raise Error(f"attnc.torch.varlen_attention: sinks must be a float tensor of shape [{query.shape[1]}]")
-        kernel = _compiled_varlen(_varlen_text(_DTYPES[query.dtype], is_causal, tuple(window_size), scale,
-                                               sinks is not None))
-        if sinks is not None:
-            params = {"sinks": sinks.to(torch.float32)}
-    elif sinks is not None:  # the kernel's own argument of that name (its checks say if it has none)
-        params = {**params, "sinks": sinks}
-    buffers, scalars = kernel.split_params(params) if params else ({}, {})
-    want_lse = bool(getattr(return_aux, "lse", False)) if return_aux is not None else False
-    ragged = {"cu_seqlens_q": cu[0], "cu_seqlens_k": cu[1]}
-    tensors = [query, key, value, *buffers.values()]
-    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
-        names = list(buffers)
-        out, lse = _VarlenAttention.apply(kernel, names, scalars, target, threads, ragged, query, key, value,
-                                          *buffers.values())
+        kernel = _kernel(_varlen_text(_DTYPES[query.dtype], is_causal, tuple(window_size), scale, sinks is not None),
+                         "varlen")
+        buffers, scalars = ({"sinks": sinks.to(torch.float32)} if sinks is not None else {}), {}
     else:
-        out, lse, _ = _run(kernel, query, key, value, buffers, scalars, target, threads, True, ragged=ragged)
+        if sinks is not None:  # the kernel's own argument of that name (its checks say if it has none)
+            params = {**params, "sinks": sinks}
+        buffers, scalars = kernel.split_params(params) if params else ({}, {})
+    want_lse = bool(getattr(return_aux, "lse", False)) if return_aux is not None else False
+    if want_lse and not kernel.lse:
+        raise Error("attnc.torch.varlen_attention: return_aux asks for the LSE; set lse = true in the kernel")
+    out, lse, _ = call_kernel(kernel, query, key, value, buffers, scalars, target, threads,
+                              ragged={"cu_seqlens_q": cu[0], "cu_seqlens_k": cu[1]})
     return (out, lse) if want_lse else out
-
-
-class _VarlenAttention(torch.autograd.Function):
-    """varlen_attention's autograd: the forward with its LSE (which the backward reads), then the
-    kernel's backward on the same packed batch, giving dQ, dK, dV and the gradients of the float
-    tensor arguments (a sink's logits among them) that require them."""
-
-    @staticmethod
-    def forward(ctx, kern, names, scalars, target, threads, ragged, q, k, v, *buffers):
-        out, lse, _ = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True, ragged=ragged,
-                           backward_next=True)
-        ctx.save_for_backward(q, k, v, out, lse, *buffers)
-        ctx.call = (kern, names, scalars, target, threads, ragged)
-        return out, lse
-
-    @staticmethod
-    def backward(ctx, dout, dlse):
-        kern, names, scalars, target, threads, ragged = ctx.call
-        q, k, v, out, lse, *buffers = ctx.saved_tensors
-        wanted = [n for n, need in zip(names, ctx.needs_input_grad[9:]) if need]
-        if not kern.lse and dlse is not None and bool(dlse.any()):
-            raise Error("attnc.torch.varlen_attention: the loss depends on the LSE of a kernel without lse = true; "
-                        "set it in the kernel for the LSE to have a gradient")
-        dq, dk, dv, dbuffers = _run_backward(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, out,
-                                             lse, dout, dlse if kern.lse else None, wanted, ragged=ragged)
-        grads = dict(zip(wanted, dbuffers))
-        return (None, None, None, None, None, None, dq, dk, dv, *(grads.get(n) for n in names))
 
 
 class PagedAttention:
@@ -515,15 +484,14 @@ class PagedAttention:
         self._kernel = kernel
         self._params = {"sinks": sinks.to(torch.float32)} if sinks is not None else dict(params)
         if kernel is None and dtype is not None:
-            self._kernel_for(dtype)
+            self._default_kernel(dtype)  # compiled now rather than at the first run
         return self
 
-    def _kernel_for(self, dtype):
-        if self._kernel is None:
-            if dtype not in _DTYPES:
-                raise Error(f"attnc.torch: query has dtype {dtype}; attnc kernels take float32, bfloat16 or float16")
-            self._kernel = _compiled_varlen(_varlen_text(_DTYPES[dtype], *self._mask))
-        return self._kernel
+    def _default_kernel(self, dtype):
+        """The kernel plan()'s mask options name, for queries of `dtype` (its only argument: sinks)."""
+        if dtype not in _DTYPES:
+            raise Error(f"attnc.torch: query has dtype {dtype}; attnc kernels take float32, bfloat16 or float16")
+        return _kernel(_varlen_text(_DTYPES[dtype], *self._mask), "varlen")
 
     def run(self, query, k_cache, v_cache, *, return_lse=False, target=None, threads=0):
         """out [Tq, Hq, Dv], or (out, lse [Tq, Hq]) with return_lse, for the planned layout."""
@@ -535,13 +503,14 @@ class PagedAttention:
         if torch.is_grad_enabled() and any(t.requires_grad for t in (query, k_cache, v_cache)):
             raise Error("attnc.torch.PagedAttention: there is no backward for a paged cache; run it under "
                         "torch.no_grad() or with inputs that do not require grad")
-        kernel = self._kernel_for(query.dtype)
-        buffers, scalars = kernel.split_params(self._params) if self._params else ({}, {})
-        out, lse, _ = _run(kernel, query, k_cache, v_cache, buffers, scalars, target, threads,
-                           return_lse or kernel.lse, ragged=self._layout)
+        if self._kernel is None:
+            kernel, buffers, scalars = self._default_kernel(query.dtype), self._params, {}
+        else:
+            kernel = self._kernel
+            buffers, scalars = kernel.split_params(self._params) if self._params else ({}, {})
+        if return_lse and not kernel.lse:
+            raise Error("attnc.torch.PagedAttention.run: return_lse asks for the LSE; set lse = true in the kernel")
+        out, lse, _ = call_kernel(kernel, query, k_cache, v_cache, buffers, scalars, target, threads,
+                                  ragged=self._layout)
         return (out, lse) if return_lse else out
 
-
-@functools.lru_cache(maxsize=None)
-def _compiled_varlen(text):
-    return loads(text, "<attnc.torch.varlen>").varlen

@@ -117,3 +117,20 @@ def test_errors():
             at.PagedAttention().plan(cu, table, torch.tensor([1, 3], dtype=torch.int32)).run(q, k, v)
     with pytest.raises(attnc.Error, match="no backward"):
         at.PagedAttention().plan(cu, table, lens).run(q.requires_grad_(), k, v)
+
+
+def test_a_decode_step_compiles_to_one_graph():
+    """torch.compile(fullgraph=True) of a step that runs a planned PagedAttention: the operator with
+    the page table and key counts as arguments, the same output as eager."""
+    q, k, v, cu, table, lens = paged([1, 1, 4], [33, 70, 9], 16, seed=9)
+    attention = at.PagedAttention().plan(cu, table, lens, is_causal=True, sinks=torch.randn(4))
+
+    def step(q, k, v):
+        return attention.run(q, k, v) * 2.0
+
+    with torch.no_grad():
+        eager = step(q, k, v)
+        torch._dynamo.reset()
+        assert torch._dynamo.explain(step)(q, k, v).graph_break_count == 0
+        compiled = torch.compile(step, fullgraph=True)(q, k, v)
+    torch.testing.assert_close(compiled, eager)

@@ -106,14 +106,50 @@ def test_errors():
         at.varlen_attention(q, k, v, torch.tensor([0, 3, 6], dtype=torch.int32), cu_k)
     with pytest.raises(attnc.Error, match="3 dimensions"):
         at.varlen_attention(q[None], k, v, cu_q, cu_k)
-    with pytest.raises(attnc.Error, match="bottom-right"):
-        at.varlen_attention(q, k[:6], v[:6], cu_q, torch.tensor([0, 2, 6], dtype=torch.int32), is_causal=True)
-    # The LSE of a kernel without lse = true has no gradient.
     aux = type("Aux", (), {"lse": True})()
     lib = attnc.loads("kernel plain { mask = kv <= q; }\n")
-    _, lse = at.varlen_attention(q.requires_grad_(), k, v, cu_q, cu_k, kernel=lib.plain, return_aux=aux)
-    with pytest.raises(attnc.Error, match="without lse = true"):
-        lse.sum().backward()
+    with pytest.raises(attnc.Error, match="set lse = true"):
+        at.varlen_attention(q, k, v, cu_q, cu_k, kernel=lib.plain, return_aux=aux)
+    with pytest.raises(attnc.Error, match="no tensor argument 'sinks'"):
+        at.varlen_attention(q, k, v, cu_q, cu_k, kernel=lib.plain, sinks=torch.zeros(4))
+
+
+def test_causal_is_bottom_right_with_fewer_queries_than_keys():
+    """torch's and FlashAttention's alignment: query i of a sequence with Lq queries and Lk keys
+    sees keys j <= i + Lk - Lq; a window counts from that position too."""
+    q_lens, k_lens = [3, 1, 20], [10, 7, 20]
+    q, k, v, cu_q, cu_k = packed(q_lens, k_lens, seed=7)
+    out = at.varlen_attention(q, k, v, cu_q, cu_k, is_causal=True, window_size=(4, 0))
+    for b in range(len(q_lens)):
+        off = k_lens[b] - q_lens[b]
+        want, _ = per_sequence(q[cu_q[b]:cu_q[b + 1]], k[cu_k[b]:cu_k[b + 1]], v[cu_k[b]:cu_k[b + 1]],
+                               [0, q_lens[b]], [0, k_lens[b]], mask=lambda i, j: (j <= i + off) & (i + off - j <= 4))
+        torch.testing.assert_close(out[cu_q[b]:cu_q[b + 1]], want, atol=2e-5, rtol=1e-4)
+
+
+def test_compiles_to_one_graph_with_its_backward():
+    """torch.compile(fullgraph=True) of a step that calls varlen_attention: the operator with the
+    boundaries as arguments, outputs and gradients as eager's."""
+    q_lens = [5, 0, 1, 40]
+    q, k, v, cu_q, cu_k = packed(q_lens, q_lens, seed=8)
+    sinks = torch.tensor([0.5, -1.0, 2.0, 0.0])
+
+    def step(q, k, v, sinks):
+        return at.varlen_attention(q, k, v, cu_q, cu_k, is_causal=True, sinks=sinks).square().sum()
+
+    def grads(fn):
+        leaves = [t.clone().requires_grad_() for t in (q, k, v, sinks)]
+        loss = fn(*leaves)
+        return loss, torch.autograd.grad(loss, leaves)
+
+    eager_loss, eager_grads = grads(step)
+    torch._dynamo.reset()
+    explanation = torch._dynamo.explain(step)(q, k, v, sinks)
+    assert explanation.graph_break_count == 0
+    compiled_loss, compiled_grads = grads(torch.compile(step, fullgraph=True))
+    torch.testing.assert_close(compiled_loss, eager_loss)
+    for a, b in zip(compiled_grads, eager_grads):
+        torch.testing.assert_close(a, b)
 
 
 def _grads(loss, tensors):
