@@ -99,16 +99,15 @@ class VulkanModule final : public VulkanKernelModule {
 
   int invoke(const attn_kernel_args* args) const override { return dispatch(args, 1, nullptr); }
 
-  int dispatch(const attn_kernel_args* a, int repeat, double* gpu_ms) const override {
+  int dispatch_at(const attn_kernel_args* a, const Place& place, int repeat, double* gpu_ms) const override {
     if (gpu_ms) *gpu_ms = -1;
     if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
       return fail(a, kVulkanBadArguments, "attn_kernel_args version mismatch");
     if ((a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k)) ||
         (a->abi_version >= 6 && (a->page_table || a->kv_lens)))
-      return fail(
-          a, kVulkanBadArguments,
-          "the vulkan target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu "
-          "target does");
+      return fail(a, kVulkanBadArguments,
+                  "a vulkan module takes dense batches: run a ragged batch or paged cache one sequence at a "
+                  "time (attnc's vulkan target does)");
     const std::string why = check(*a);
     if (!why.empty()) return fail(a, kVulkanBadArguments, why);
     const int64_t B = a->q->shape[0], Hq = a->q->shape[1], Lq = a->q->shape[2];
@@ -149,9 +148,11 @@ class VulkanModule final : public VulkanKernelModule {
     vk::Dispatch d;
     for (size_t i = 0; i < data.size(); ++i)
       d.buffers.push_back({&data[i], i == vk::kOut || i == vk::kLse || i == vk::kError});
-    const int32_t push[vk::kPushWords] = {static_cast<int32_t>(B), static_cast<int32_t>(Hq),
-                                          static_cast<int32_t>(Hkv), static_cast<int32_t>(Lq),
-                                          static_cast<int32_t>(Lkv)};
+    const int32_t push[vk::kPushWords] = {
+        static_cast<int32_t>(B),        static_cast<int32_t>(Hq),
+        static_cast<int32_t>(Hkv),      static_cast<int32_t>(Lq),
+        static_cast<int32_t>(Lkv),      static_cast<int32_t>(place.b0),
+        static_cast<int32_t>(place.q0), static_cast<int32_t>(place.q_len < 0 ? Lq : place.q_len)};
     d.push_constants.resize(sizeof push);
     std::memcpy(d.push_constants.data(), push, sizeof push);
     d.groups[0] = static_cast<uint32_t>((Lq + layout_.rows - 1) / layout_.rows);

@@ -19,8 +19,13 @@ enum Binding : uint32_t { kQ = 0, kK, kV, kOut, kLse, kArgs, kError, kFirstBuffe
 constexpr int kErrorWords = 9;
 /// Word 0 of the error record when the pipeline ran with subgroups smaller than `lanes`.
 constexpr int kSubgroupTooSmall = 2;
-/// Push constants: B, Hq, Hkv, Lq, Lkv as i32.
-constexpr int kPushWords = 5;
+/// Push constants, i32: B, Hq, Hkv, Lq, Lkv, then where the call's batch sits in the kernel's
+/// coordinates: `b` of entry 0, the position `q` of query row 0, and the value of `q_len` (a
+/// dense call's are 0, 0, Lq; one sequence of a ragged batch or paged cache, run as a batch of
+/// one, has its own: docs/spirv.md).
+constexpr int kPushWords = 8;
+/// The indices of those words.
+enum PushWord : int { kPushB = 0, kPushHq, kPushHkv, kPushLq, kPushLkv, kPushB0, kPushQ0, kPushQLen };
 
 /// One kernel argument: where its words start in the kArgs buffer, in declaration order.
 struct KernelArgSlot {

@@ -1,8 +1,6 @@
 // Ragged batches: the boundary tensors' checks, shared by every backend and the command line.
 #include "backends/io/RaggedBatch.h"
 
-#include <cstring>
-
 #include "backends/io/KernelIO.h"
 
 namespace attn {
@@ -94,37 +92,6 @@ std::vector<Sequence> ragged_sequences(const KernelInputs& in) {
     out[b].q_first = q[b], out[b].q_len = q[b + 1] - q[b], out[b].kv_first = k[b],
     out[b].kv_len = k[b + 1] - k[b];
   return out;
-}
-
-HostTensor unpack_rows(const HostTensor& packed, int64_t first, int64_t rows) {
-  const int64_t H = packed.shape[1], C = packed.shape.size() == 3 ? packed.shape[2] : 1;
-  std::vector<int64_t> shape{1, H, rows};
-  if (packed.shape.size() == 3) shape.push_back(C);
-  HostTensor dense(packed.type, shape);
-  const size_t row_bytes = static_cast<size_t>(C) * scalar_type_size(packed.type);
-  for (int64_t h = 0; h < H; ++h)
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(dense.bytes.data() + static_cast<size_t>(h * rows + r) * row_bytes,
-                  packed.bytes.data() + static_cast<size_t>((first + r) * H + h) * row_bytes, row_bytes);
-  return dense;
-}
-
-void pack_rows(const HostTensor& dense, int64_t first, HostTensor& packed) {
-  const int64_t H = dense.shape[1], rows = dense.shape[2], C = dense.shape.size() == 4 ? dense.shape[3] : 1;
-  const size_t row_bytes = static_cast<size_t>(C) * scalar_type_size(packed.type);
-  for (int64_t h = 0; h < H; ++h)
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(packed.bytes.data() + static_cast<size_t>((first + r) * H + h) * row_bytes,
-                  dense.bytes.data() + static_cast<size_t>(h * rows + r) * row_bytes, row_bytes);
-}
-
-KernelInputs sequence_inputs(const KernelInputs& in, const Sequence& s) {
-  KernelInputs one;
-  one.q = unpack_rows(in.q, s.q_first, s.q_len);
-  one.k = unpack_rows(in.k, s.kv_first, s.kv_len);
-  one.v = unpack_rows(in.v, s.kv_first, s.kv_len);
-  one.buffers = in.buffers, one.scalars = in.scalars;
-  return one;
 }
 
 void require_dense(const KernelInputs& in, const std::string& what) {

@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "runtime/HostTensor.h"
-
 namespace attn {
 
 struct KernelInputs;
@@ -29,16 +27,6 @@ struct Sequence {
 /// not i32 [N, max_pages] or kv_lens i32 [N], a sequence has more keys than its pages hold or more
 /// queries than keys, or a page it uses is not in the cache.
 std::vector<Sequence> ragged_sequences(const KernelInputs& in);
-
-/// Rows [first, first + rows) of a packed [T, H, C] or [T, H] tensor as a dense batch of one,
-/// [1, H, rows, C] or [1, H, rows] (copied).
-HostTensor unpack_rows(const HostTensor& packed, int64_t first, int64_t rows);
-/// The inverse of unpack_rows: `dense` [1, H, rows, C] or [1, H, rows] into the rows of `packed`
-/// from `first` on.
-void pack_rows(const HostTensor& dense, int64_t first, HostTensor& packed);
-/// Sequence `s` of the ragged batch `in` (not paged) as a dense batch of one, its rows copied:
-/// Q [1, Hq, q_len, D], K [1, Hkv, kv_len, D], V [1, Hkv, kv_len, Dv], the same arguments.
-KernelInputs sequence_inputs(const KernelInputs& in, const Sequence& s);
 
 /// Throws InputError when `in` is a ragged batch, which `what` (e.g. "the cuda target") does not
 /// take yet.

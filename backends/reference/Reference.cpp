@@ -22,21 +22,27 @@ struct RowLayout {
   int64_t Hq = 0, Hkv = 0, Lq = 0, Lkv = 0, page_size = 0;
   std::vector<Sequence> sequences;  // ragged only
 
-  RowLayout(const KernelInputs& in) : ragged(in.ragged()), paged(in.paged()), Hq(in.q.shape[1]) {
+  SequencePlace place;  // a dense batch's place (one sequence run as a batch of one)
+
+  RowLayout(const KernelInputs& in, const SequencePlace* at)
+      : ragged(in.ragged()), paged(in.paged()), Hq(in.q.shape[1]) {
     Hkv = in.k.shape[paged ? 2 : 1];
     if (ragged)
       sequences = ragged_sequences(in);
     else
       Lq = in.q.shape[2], Lkv = in.k.shape[2];
     if (paged) page_size = in.k.shape[1];
+    place = at ? *at : SequencePlace{0, 0, Lq};
   }
   int64_t q_len(int64_t b) const { return ragged ? sequences[size_t(b)].q_len : Lq; }
   int64_t kv_len(int64_t b) const { return ragged ? sequences[size_t(b)].kv_len : Lkv; }
   /// The value of `q_len` in sequence b: its query count, or for a paged sequence (a batch of one
   /// whose queries are its last tokens) its key count.
-  int64_t q_len_builtin(int64_t b) const { return paged ? kv_len(b) : q_len(b); }
+  int64_t q_len_builtin(int64_t b) const { return paged ? kv_len(b) : ragged ? q_len(b) : place.q_len; }
   /// The position (`q`) of query i of sequence b: a paged sequence's queries are its last tokens.
-  int64_t q_pos(int64_t b, int64_t i) const { return ragged ? sequences[size_t(b)].q_pos + i : i; }
+  int64_t q_pos(int64_t b, int64_t i) const { return ragged ? sequences[size_t(b)].q_pos + i : place.q0 + i; }
+  /// The value of `b` of batch entry (sequence) b.
+  int64_t b_value(int64_t b) const { return ragged ? b : place.b + b; }
   /// The row index of query i of sequence b, head h, in Q, Out, LSE and max.
   int64_t q_row(int64_t b, int64_t h, int64_t i) const {
     return ragged ? (sequences[size_t(b)].q_first + i) * Hq + h : (b * Hq + h) * Lq + i;
@@ -51,9 +57,10 @@ struct RowLayout {
 
 }  // namespace
 
-KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int threads) {
+KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int threads,
+                            const SequencePlace* place) {
   validate_inputs(ir, in);
-  const RowLayout layout(in);
+  const RowLayout layout(in, place);
   const int64_t Hq = in.q.shape[1], D = in.q.shape.back();
   const int64_t Dv = in.v.shape.back();
   const int64_t group = Hq / layout.Hkv;
@@ -94,7 +101,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     const double* qrow = &Q[static_cast<size_t>(layout.q_row(b, h, qi) * D)];
     const int64_t Lkv = layout.kv_len(b);
     EvalPoint p;
-    p.idx[0] = static_cast<int32_t>(b);
+    p.idx[0] = static_cast<int32_t>(layout.b_value(b));
     p.idx[1] = static_cast<int32_t>(h);
     p.idx[2] = static_cast<int32_t>(layout.q_pos(b, qi));
     p.idx[4] = static_cast<int32_t>(layout.q_len_builtin(b));

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "backends/io/RaggedBatch.h"
+#include "backends/io/PerSequence.h"
 #include "backends/reference/EvalExpr.h"
 #include "backends/reference/Reference.h"
 #include "codegen/ScoreGradient.h"
@@ -279,27 +279,11 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
   validate_inputs(ir, in);
   validate_gradient_request(ir, in, request);
   if (!in.ragged()) return dense_backward(ir, in, request, threads, 0);
-  // A ragged batch means a batch of one per sequence (docs/language.md, section 8): each one's
-  // gradients go to its own rows, and each buffer's are summed over the sequences in order.
-  KernelGradients out = make_gradients(ir, in, request);
-  const std::vector<Sequence> sequences = ragged_sequences(in);
-  for (size_t b = 0; b < sequences.size(); ++b) {
-    const Sequence& s = sequences[b];
-    GradientRequest one;
-    one.dout = unpack_rows(request.dout, s.q_first, s.q_len);
-    if (!request.dlse.shape.empty()) one.dlse = unpack_rows(request.dlse, s.q_first, s.q_len);
-    one.buffers = request.buffers;
-    const KernelGradients g =
-        dense_backward(ir, sequence_inputs(in, s), one, threads, static_cast<int64_t>(b));
-    pack_rows(g.dq, s.q_first, out.dq);
-    pack_rows(g.dk, s.kv_first, out.dk);
-    pack_rows(g.dv, s.kv_first, out.dv);
-    for (auto& [name, sum] : out.buffers) {
-      const HostTensor& part = g.buffers.at(name);
-      for (int64_t e = 0; e < sum.numel(); ++e) sum.set(e, sum.get(e) + part.get(e));
-    }
-  }
-  return out;
+  // A ragged batch means a batch of one per sequence (docs/language.md, section 8).
+  return backward_by_sequence(
+      ir, in, request, [&](const KernelInputs& one, const GradientRequest& r, const SequencePlace& at) {
+        return dense_backward(ir, one, r, threads, at.b);
+      });
 }
 
 }  // namespace attn

@@ -10,7 +10,8 @@
 namespace attn {
 
 void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTensor& out,
-                        const HostTensor& lse, const GradientRequest& request, KernelGradients& grads) {
+                        const HostTensor& lse, const GradientRequest& request, KernelGradients& grads,
+                        int64_t b0) {
   if (!ir.sink.defined()) return;
   struct Site {
     std::string buffer;
@@ -38,7 +39,7 @@ void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTe
   EvalPoint p;
   p.idx[4] = static_cast<int32_t>(Lq), p.idx[5] = static_cast<int32_t>(in.k.shape[2]);
   for (int64_t row = 0; row < rows; ++row) {
-    p.idx[0] = static_cast<int32_t>(row / (Hq * Lq));
+    p.idx[0] = static_cast<int32_t>(b0 + row / (Hq * Lq));
     p.idx[1] = static_cast<int32_t>((row / Lq) % Hq);
     p.idx[2] = static_cast<int32_t>(row % Lq);
     // d loss / d sink = -P_sink (dOut . Out - dLSE): the sink's value is 0. A row whose weight a

@@ -7,7 +7,7 @@
 
 #include "attn/loader.hpp"
 #include "backends/io/KernelIO.h"
-#include "backends/io/RaggedBatch.h"
+#include "backends/io/PerSequence.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "backends/spirv/VulkanRequest.h"
 #include "codegen/KernelIR.h"
@@ -53,10 +53,11 @@ const KernelRequest& vulkan_device_request(const KernelIR& ir, int head_dim, int
   return compiled(ir, spirv::choose_config(ir, target, head_dim, value_dim));
 }
 
-KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
-                         VulkanRunStats* stats) {
-  validate_inputs(ir, in);
-  require_dense(in, "the vulkan target");
+namespace {
+
+// A dense batch at `place` (the whole call's, or one sequence's as a batch of one).
+KernelOutputs run_dense(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                        VulkanRunStats* stats, const SequencePlace& place) {
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Dv = in.v.shape[3];
   KernelOutputs result = make_outputs(ir, in);
@@ -71,18 +72,21 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   }
 
   KernelCallArgs call(call_tensors(ir, in, result));
+  const auto& module = *static_cast<const VulkanKernelModule*>(kernel.module());
+  const VulkanKernelModule::Place at{place.b, place.q0, place.q_len};
+  const bool placed = place.b != 0 || place.q0 != 0 || place.q_len != Lq;
   double ms = -1;
-  // The timed dispatch only when asked: kernel() records the launch in the flight recorder.
-  const int status = options.repeat > 1 || stats ? static_cast<const VulkanKernelModule*>(kernel.module())
-                                                       ->dispatch(&call.args(), options.repeat, &ms)
-                                                 : kernel(call.args());
+  // The timed or placed dispatch only when needed: kernel() records the launch in the flight recorder.
+  const int status = options.repeat > 1 || stats || placed
+                         ? module.dispatch_at(&call.args(), at, options.repeat, &ms)
+                         : kernel(call.args());
   switch (status) {
     case 0: break;
     case kVulkanSubgroupTooSmall: {
       // The driver chose smaller subgroups than it reported: one invocation per row always works.
       VulkanRunOptions fallback = options;
       fallback.subgroups = false;
-      return run_vulkan(ir, in, fallback, stats);
+      return run_dense(ir, in, fallback, stats, place);
     }
     case kVulkanIndexOutOfRange: throw EvalError(call.error());
     case kVulkanBadArguments: throw InputError(call.error());
@@ -93,6 +97,25 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
     stats->device = vk::VulkanDevice::get()->info().name;
   }
   return result;
+}
+
+}  // namespace
+
+KernelOutputs run_vulkan_at(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                            const SequencePlace& place) {
+  validate_inputs(ir, in);
+  return run_dense(ir, in, options, nullptr, place);
+}
+
+KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                         VulkanRunStats* stats) {
+  validate_inputs(ir, in);
+  // A ragged batch or paged cache: each sequence as a batch of one at its place (its rows copied).
+  if (in.ragged())
+    return run_by_sequence(ir, in, [&](const KernelInputs& one, const SequencePlace& at) {
+      return run_dense(ir, one, options, stats, at);
+    });
+  return run_dense(ir, in, options, stats, {0, 0, in.q.shape[2]});
 }
 
 }  // namespace attn

@@ -5,6 +5,7 @@
 
 #include "attn/compiler.hpp"
 #include "backends/io/KernelIO.h"
+#include "backends/io/PerSequence.h"
 
 namespace attn {
 
@@ -31,11 +32,16 @@ const KernelRequest& vulkan_device_request(const KernelIR& ir, int head_dim, int
 
 /// Validates `in` like the reference, compiles the kernel for the device and these shapes (the
 /// module once per process; its pipeline through attn::process_loader(), which keeps the
-/// pipeline cache on disk), runs it and reads the results back. Throws InputError, EvalError (a
+/// pipeline cache on disk), runs it and reads the results back. A ragged batch or paged cache
+/// runs one sequence at a time (backends/io/PerSequence.h). Throws InputError, EvalError (a
 /// buffer index out of range, named like the reference does), vk::VulkanError (no loader or
 /// device, a failed Vulkan call).
 KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options = {},
                          VulkanRunStats* stats = nullptr);
+
+/// run_vulkan on a dense batch at `place` (one sequence of a ragged batch as a batch of one).
+KernelOutputs run_vulkan_at(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                            const SequencePlace& place);
 
 /// The backward pass on the Vulkan device (backends/spirv/SpirvBackward.h): the forward for Out and
 /// its LSE, D = rowsum(dOut * Out) - dLSE on the host, the query-major and key-major modules (built

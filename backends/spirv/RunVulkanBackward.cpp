@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "backends/io/KernelIO.h"
-#include "backends/io/RaggedBatch.h"
+#include "backends/io/PerSequence.h"
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvBackward.h"
@@ -70,13 +70,9 @@ void unpack(const std::vector<uint8_t>& from, HostTensor& t) {
   for (int64_t i = 0; i < t.numel(); ++i) t.set(i, f[i]);
 }
 
-}  // namespace
-
-KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
-                                    const GradientRequest& request, const VulkanRunOptions& options) {
-  validate_inputs(ir, in);
-  require_dense(in, "the vulkan target");
-  validate_gradient_request(ir, in, request);
+// The backward of a dense batch at `place` (the whole call's, or one sequence's as a batch of one).
+KernelGradients backward_dense(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
+                               const VulkanRunOptions& options, const SequencePlace& place) {
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];
   KernelGradients grads = make_gradients(ir, in, request);
@@ -86,11 +82,11 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
   KernelIR with_lse = ir;
   with_lse.options.lse = true;
   if (Lkv == 0) {  // only a sink takes part (Out 0, LSE the sink's logit)
-    const KernelOutputs none = run_reference(with_lse, in, 1);
-    add_sink_gradients(ir, in, none.out, none.lse, request, grads);
+    const KernelOutputs none = run_reference(with_lse, in, 1, &place);
+    add_sink_gradients(ir, in, none.out, none.lse, request, grads, place.b);
     return grads;
   }
-  const KernelOutputs fwd = run_vulkan(with_lse, in, options);
+  const KernelOutputs fwd = run_vulkan_at(with_lse, in, options, place);
 
   // D - dLSE per row, summed in order.
   const int64_t rows = B * Hq * Lq;
@@ -157,9 +153,14 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
   data[spirv::kArgs].resize(words.size() * 4);
   std::memcpy(data[spirv::kArgs].data(), words.data(), words.size() * 4);
   data.back() = std::move(delta);
-  const int32_t push[spirv::kPushWords] = {static_cast<int32_t>(B), static_cast<int32_t>(Hq),
-                                           static_cast<int32_t>(Hkv), static_cast<int32_t>(Lq),
-                                           static_cast<int32_t>(Lkv)};
+  const int32_t push[spirv::kPushWords] = {static_cast<int32_t>(B),
+                                           static_cast<int32_t>(Hq),
+                                           static_cast<int32_t>(Hkv),
+                                           static_cast<int32_t>(Lq),
+                                           static_cast<int32_t>(Lkv),
+                                           static_cast<int32_t>(place.b),
+                                           0 /* the queries start at position 0 */,
+                                           static_cast<int32_t>(place.q_len)};
 
   // Runs one module with `outputs` (zeroed, of these sizes in bytes) after the common bindings;
   // returns them. An index out of range is an EvalError naming the buffer, like the reference's.
@@ -210,8 +211,24 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
     }
     offset += g.numel();
   }
-  add_sink_gradients(ir, in, fwd.out, fwd.lse, request, grads);  // on the host: a few operations a row
+  add_sink_gradients(ir, in, fwd.out, fwd.lse, request, grads,
+                     place.b);  // on the host: a few operations a row
   return grads;
+}
+
+}  // namespace
+
+KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
+                                    const GradientRequest& request, const VulkanRunOptions& options) {
+  validate_inputs(ir, in);
+  validate_gradient_request(ir, in, request);
+  // A ragged batch: each sequence as a batch of one at its place (its rows copied).
+  if (in.ragged())
+    return backward_by_sequence(
+        ir, in, request, [&](const KernelInputs& one, const GradientRequest& r, const SequencePlace& at) {
+          return backward_dense(ir, one, r, options, at);
+        });
+  return backward_dense(ir, in, request, options, {0, 0, in.q.shape[2]});
 }
 
 }  // namespace attn

@@ -153,7 +153,7 @@ void ShaderEmitter::note_error(Id bad, int buffer, int dim, Id index, Id size) {
   Id seen = load(t_i32_, err_seen_);
   Id first = land(bad, m_.op(Op::OpIEqual, t_bool_, {seen, ci(0)}));
   store(err_seen_, sel(t_i32_, bad, ci(1), seen));
-  Id vals[] = {ci(buffer), ci(dim), index, size, b_, h_, qi_, kv_};
+  Id vals[] = {ci(buffer), ci(dim), index, size, b_at_, h_, q_at_, kv_};
   for (int i = 0; i < kErrorWords - 1; ++i)
     store(err_record_[i], sel(t_i32_, first, vals[i], load(t_i32_, err_record_[i])));
 }

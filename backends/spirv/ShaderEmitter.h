@@ -102,6 +102,9 @@ class ShaderEmitter {
   Id pc_ = 0, wg_id_ = 0, lid_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
   /// The point the error record names: b, h, q, kv (i32 values).
   Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
+  // `b` and `q` as the kernel sees them: b_ and qi_ (the workgroup's entry and row) moved by the
+  // call's place (push words kPushB0, kPushQ0); what the error record reports.
+  Id b_at_ = 0, q_at_ = 0;
   Id q_len_ = 0, kv_len_ = 0;  // the call's lengths (Lq, Lkv), where a shader has read them
   std::vector<int> arg_offsets_;
   Id err_seen_ = 0;

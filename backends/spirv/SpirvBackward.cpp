@@ -183,7 +183,7 @@ class BackwardEmitter : ShaderEmitter {
   ExprEnv environment() {
     ExprEnv env;
     env.glsl = glsl_;
-    env.b = b_;
+    env.b = b_at_;
     env.h = h_;
     env.q = qi_;
     env.kv = kv_;
@@ -197,10 +197,11 @@ class BackwardEmitter : ShaderEmitter {
 
   void body() {
     Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
-    Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
+    Id Hq = shape(vk::kPushHq), Hkv = shape(vk::kPushHkv), Lq = shape(vk::kPushLq), Lkv = shape(vk::kPushLkv);
     Id group = idiv(Hq, Hkv);
-    q_len_ = Lq, kv_len_ = Lkv;
+    q_len_ = shape(vk::kPushQLen), kv_len_ = Lkv;
     b_ = wg(2);
+    b_at_ = iadd(b_, shape(vk::kPushB0));  // the backward's queries start at position 0 (kPushQ0 is 0)
     Id tile = wg(0);
     Id first = imul(tile, ci(c_.rows));
     Id index = iadd(first, lid);
@@ -218,7 +219,7 @@ class BackwardEmitter : ShaderEmitter {
     const int D = c_.head_dim, Dv = c_.value_dim;
     Id qarr = f32_array(D), doarr = f32_array(Dv);
     h_ = wg(1);
-    qi_ = qi;
+    qi_ = q_at_ = qi;
     kv_ = ci(0);
     Id hk = idiv(h_, group);
     Id dq = f32_array(D), ties = m_.local_variable(p_fn_f32_);
@@ -322,7 +323,7 @@ class BackwardEmitter : ShaderEmitter {
     Id hk = wg(1);
     kv_ = j;
     h_ = ci(0);
-    qi_ = ci(0);
+    qi_ = q_at_ = ci(0);
     Id karr = f32_array(D), varr = f32_array(Dv), dk = f32_array(D), dv = f32_array(Dv);
     // Where each requested buffer's elements start in a partials row, and the row's length.
     std::vector<Id> offsets;
@@ -350,7 +351,7 @@ class BackwardEmitter : ShaderEmitter {
         Id hk_first = imul(hk, group);
         h_ = iadd(hk_first, g);
         rows_of_key_tile(tile, Lq, Lkv, [&](Id qi) {
-          qi_ = qi;
+          qi_ = q_at_ = qi;
           ExprEnv env = environment();
           Id bh = iadd(imul(b_, Hq), h_);
           Id row = iadd(imul(bh, Lq), qi_);

@@ -102,8 +102,8 @@ class KernelEmitter : ShaderEmitter {
       if (!r_.test_tiles) return visit_key_tile(t);
       ExprEnv tenv = r_.penv;
       tenv.scalars[plan_->kt.as<Halide::Internal::Variable>()->name] = t;
-      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {emit_expr(m_, tenv, plan_->tile_empty)}),
-              [&] { visit_key_tile(t); });
+      Id empty = land(r_.planned, emit_expr(m_, tenv, plan_->tile_empty));
+      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {empty}), [&] { visit_key_tile(t); });
     });
     write_row();
     if (!bufs_.empty()) publish_error();
@@ -129,13 +129,16 @@ class KernelEmitter : ShaderEmitter {
           m_.op(Op::OpULessThan, t_bool_, {load(t_u32_, sg_size_), m_.const_uint(static_cast<uint32_t>(R))});
       emit_if(m_, small, [&] { store(ssbo_ptr(err_, ci(0)), ci(kSubgroupTooSmall)); });
     }
-    r_.Hq = shape(1);
-    r_.Hkv = shape(2);
-    r_.Lq = shape(3);
-    r_.Lkv = shape(4);
+    r_.Hq = shape(vk::kPushHq);
+    r_.Hkv = shape(vk::kPushHkv);
+    r_.Lq = shape(vk::kPushLq);
+    r_.Lkv = shape(vk::kPushLkv);
     b_ = workgroup_index(2);
     h_ = workgroup_index(1);
     qi_ = iadd(imul(workgroup_index(0), ci(c_.rows)), row);
+    b_at_ = iadd(b_, shape(vk::kPushB0));
+    r_.q0 = shape(vk::kPushQ0);
+    q_at_ = iadd(qi_, r_.q0);
     r_.row_ok = ilt(qi_, r_.Lq);
     r_.hk = idiv(h_, idiv(r_.Hq, r_.Hkv));
 
@@ -143,10 +146,10 @@ class KernelEmitter : ShaderEmitter {
 
     ExprEnv& env = r_.env;
     env.glsl = glsl_;
-    env.b = b_;
+    env.b = b_at_;
     env.h = h_;
-    env.q = qi_;
-    env.q_len = r_.Lq;
+    env.q = q_at_;
+    env.q_len = shape(vk::kPushQLen);
     env.kv_len = r_.Lkv;
     env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
     env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
@@ -221,17 +224,21 @@ class KernelEmitter : ShaderEmitter {
     if (plan_) {
       r_.penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = workgroup_index(0);
       r_.penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = r_.tiles;
-      r_.lo = r_.hi = ci(0);
+      Id lo = ci(0), hi = ci(0), full_lo = ci(0), full_hi = ci(0);
       for (size_t i = 0; i < plan_->ranges.size(); ++i) {
         const KeyTileRange& r = plan_->ranges[i];
         Id begin = emit_expr(m_, r_.penv, r.begin), end = emit_expr(m_, r_.penv, r.end);
-        if (i == 0) r_.lo = begin;
-        if (i + 1 == plan_->ranges.size()) r_.hi = end;
-        if (r.kind == TileKind::Full) {
-          r_.full_lo = begin;
-          r_.full_hi = end;
-        }
+        if (i == 0) lo = begin;
+        if (i + 1 == plan_->ranges.size()) hi = end;
+        if (r.kind == TileKind::Full) full_lo = begin, full_hi = end;
       }
+      // The plan's query tiles start at position 0: queries placed further on (a paged sequence's
+      // last tokens) visit every key tile and test every key.
+      r_.planned = m_.op(Op::OpIEqual, t_bool_, {r_.q0, ci(0)});
+      r_.lo = sel(t_i32_, r_.planned, lo, ci(0));
+      r_.hi = sel(t_i32_, r_.planned, hi, r_.tiles);
+      r_.full_lo = sel(t_i32_, r_.planned, full_lo, ci(0));
+      r_.full_hi = sel(t_i32_, r_.planned, full_hi, ci(0));
     }
     r_.allowed = m_.local_variable(p_fn_i32_);
     // Inside runs the closed form could not narrow (natten, longformer, sinks), a tile that interval
@@ -394,6 +401,7 @@ class KernelEmitter : ShaderEmitter {
     Id qarr = 0, accarr = 0, partial_dot = 0, m = 0, l = 0, tile_max = 0, sv = 0, nan_seen = 0, scores = 0;
     Id kv_base = 0, tiles = 0, k0 = 0, allowed = 0;
     Id lo = 0, hi = 0, full_lo = 0, full_hi = 0;
+    Id q0 = 0, planned = 0;  // the call's first query position; whether the plan's tiles apply (q0 == 0)
     ExprEnv env, penv;  // of the mask and score; of the plan's closed forms
     bool has_mask = false, test_tiles = false;
   };

@@ -8,6 +8,7 @@
 #include "attn/loader.hpp"
 #include "attn/vulkan.hpp"
 #include "backends/Backend.h"
+#include "backends/io/HostCopies.h"
 #include "backends/io/KernelIO.h"
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvHeaders.h"
@@ -33,6 +34,9 @@ class VulkanLoadedKernel : public LoadedKernel {
         head_dim_(head_dim),
         value_dim_(value_dim) {}
   int call(const attn_kernel_args& args, void*) const override {
+    if ((args.abi_version >= 5 && (args.cu_seqlens_q || args.cu_seqlens_k)) ||
+        (args.abi_version >= 6 && (args.page_table || args.kv_lens)))
+      return call_by_sequence(args);
     const int status = kernel_(args);
     if (status != kVulkanSubgroupTooSmall) return status;
     VulkanRunOptions one_per_row;
@@ -48,6 +52,27 @@ class VulkanLoadedKernel : public LoadedKernel {
   const Kernel* loaded() const override { return &kernel_; }
 
  private:
+  /// A ragged batch or paged cache: host copies of the call, run_vulkan (one dispatch per
+  /// sequence), the outputs written back; errors reported through args.error as the module does.
+  int call_by_sequence(const attn_kernel_args& args) const {
+    auto report = [&](int status, const char* what) {
+      if (args.error && args.error_size) std::snprintf(args.error, args.error_size, "%s", what);
+      return status;
+    };
+    try {
+      const KernelOutputs out = run_vulkan(*ir_, read_call_inputs(*ir_, args));
+      write_host_tensor(out.out, args.out, "out");
+      if (args.lse && !out.lse.shape.empty()) write_host_tensor(out.lse, args.lse, "lse");
+      return 0;
+    } catch (const InputError& e) {
+      return report(kVulkanBadArguments, e.what());
+    } catch (const EvalError& e) {
+      return report(kVulkanIndexOutOfRange, e.what());
+    } catch (const std::exception& e) {
+      return report(kVulkanFailed, e.what());
+    }
+  }
+
   std::shared_ptr<const KernelIR> ir_;
   Kernel kernel_;
   Loader& loader_;

@@ -410,8 +410,8 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
     torch's and FlashAttention's (a sequence's last query sees up to its last key: std.masks'
     causal_from_end). `sinks` (an attnc extension): float [Hq] learnable sink logits. Or any attnc
     kernel as `kernel=` (e.g. `attnc.loads(text).name`) with its arguments as keywords (`sinks=`
-    then its argument of that name): `b` is then the sequence's index. The CPU (and reference)
-    targets take ragged batches, forward and backward: gradients flow to query, key, value, sinks
+    then its argument of that name): `b` is then the sequence's index. The CPU, reference and
+    vulkan targets take ragged batches, forward and backward: gradients flow to query, key, value, sinks
     and the kernel's float tensor arguments that require them. Under torch.compile the call is
     torch.ops.attnc.attention with the boundaries: one graph with fullgraph=True."""
     for name, t in (("query", query), ("key", key), ("value", value)):
@@ -457,8 +457,8 @@ class PagedAttention:
     [N]. Sequence b's key j is row j % page_size of page page_table[b][j // page_size]. A sequence's
     queries are its last tokens, whose keys are already in the cache: query i is at position
     kv_lens[b] - q_len + i, which is what `q` means to the mask (so `is_causal` is FlashInfer's
-    causal, bottom-right, for chunked prefill and decoding alike). Any page size works. The CPU (and
-    reference) targets take paged caches; there is no backward for them."""
+    causal, bottom-right, for chunked prefill and decoding alike). Any page size works. The CPU,
+    reference and vulkan targets take paged caches; there is no backward for them."""
 
     def __init__(self):
         self._layout = None

@@ -57,12 +57,13 @@ LAYOUTS = [([5, 37, 1, 0, 100], [5, 77, 300, 9, 100], 8), ([1, 1, 1], [700, 33, 
 
 
 @pytest.mark.parametrize("q_lens,kv_lens,page_size", LAYOUTS)
-def test_causal_is_bottom_right_with_the_lse(q_lens, kv_lens, page_size):
+@pytest.mark.parametrize("target", [None, "vulkan"])
+def test_causal_is_bottom_right_with_the_lse(q_lens, kv_lens, page_size, target):
     q, k, v, cu, table, lens = paged(q_lens, kv_lens, page_size)
     attention = at.PagedAttention().plan(cu, table, lens, is_causal=True)
     with torch.no_grad():
-        out, lse = attention.run(q, k, v, return_lse=True)
-        again = attention.run(q, k, v)  # the same plan, another layer
+        out, lse = attention.run(q, k, v, return_lse=True, target=target)
+        again = attention.run(q, k, v, target=target)  # the same plan, another layer
     want, want_lse = dense(q, k, v, cu, table, lens, mask=lambda i, j: j <= i)
     torch.testing.assert_close(out, want, atol=2e-4, rtol=2e-4)
     torch.testing.assert_close(lse, want_lse, atol=2e-4, rtol=2e-4)

@@ -156,7 +156,7 @@ def _grads(loss, tensors):
     return torch.autograd.grad(loss, tensors)
 
 
-@pytest.mark.parametrize("target", ["cpu", "reference"])
+@pytest.mark.parametrize("target", ["cpu", "reference", "vulkan"])
 def test_backward_against_a_dense_formulation(target):
     """Causal with sinks and GQA, loss through Out and the LSE: dQ, dK, dV and d sinks against the
     same loss through per_sequence (float64 autograd), empty and one-row sequences included."""

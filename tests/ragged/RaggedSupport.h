@@ -1,5 +1,6 @@
 // Helpers of the ragged-batch and paged-cache tests: i32 boundaries from lengths, their sum, and
-// the cpu target against the reference over the kernels, head layouts and thread counts both test.
+// the cpu and vulkan targets against the reference over the kernels, head layouts and thread counts
+// both test.
 #pragma once
 
 #include <boost/test/unit_test.hpp>
@@ -53,6 +54,26 @@ void check_cpu_against_reference(const char* program, const std::vector<Batch>& 
           if (ir->options.return_max) BOOST_TEST(max_abs_diff(got.max, want.max) < tolerance, what);
         }
       }
+    }
+  }
+}
+
+/// The vulkan target (lavapipe in the tests) against the reference: one dispatch per sequence at its
+/// place (backends/io/PerSequence.h), for kernels windowed_docs, sinks_per_head, causal_bf16 and
+/// from_end of `program` (vulkan has no return_max), every batch of `batches`, heads 4/2 with D 16.
+template <class Batch, class Make>
+void check_vulkan_against_reference(const char* program, const std::vector<Batch>& batches,
+                                    const Make& make) {
+  const Backend& vulkan = find_backend("vulkan", Capability::Run);
+  for (const char* name : {"windowed_docs", "sinks_per_head", "causal_bf16", "from_end"}) {
+    auto ir = lower_text(program, name);
+    const bool bf16 = ir->options.dtype == DType::BF16;
+    for (const Batch& batch : batches) {
+      const KernelInputs in = make(*ir, batch, bf16 ? ScalarType::BF16 : ScalarType::F32, 4, 2, 16);
+      const KernelOutputs want = run_reference(*ir, in, 2), got = vulkan.run(*ir, in, 0);
+      const std::string what = std::string(name) + " q " + in.q.shape_string() + " k " + in.k.shape_string();
+      BOOST_TEST(max_abs_diff(got.out, want.out) < (bf16 ? 2e-2 : 2e-4), what);
+      BOOST_TEST(max_abs_diff(got.lse, want.lse) < (bf16 ? 2e-2 : 2e-4), what);
     }
   }
 }
