@@ -55,8 +55,16 @@ const char* dtype_name(DType d) {
     case DType::F32: return "f32";
     case DType::F16: return "f16";
     case DType::BF16: return "bf16";
+    case DType::F8E4M3: return "e4m3";
+    case DType::F8E5M2: return "e5m2";
   }
   return "f32";
+}
+
+std::optional<DType> dtype_named(const std::string& name) {
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::F8E4M3, DType::F8E5M2})
+    if (name == dtype_name(d)) return d;
+  return std::nullopt;
 }
 
 bool ignores_head_index(const KernelIR& ir) {

@@ -625,7 +625,7 @@ class Lowering {
         return;
       }
       case KernelOption::DType:
-        ir.options.dtype = v.text() == "bf16" ? DType::BF16 : v.text() == "f16" ? DType::F16 : DType::F32;
+        ir.options.dtype = dtype_named(std::string(v.text())).value_or(DType::F32);  // Sema checked the name
         return;
       case KernelOption::HeadDim: ir.options.head_dim = static_cast<int>(*constant_value(v)); return;
       case KernelOption::ValueDim: ir.options.value_dim = static_cast<int>(*constant_value(v)); return;

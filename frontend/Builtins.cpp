@@ -72,7 +72,8 @@ const std::vector<KernelOptionInfo>& kernel_options() {
       {KernelOption::Score, "score",
        "How a raw score is rewritten: a score modifier, a `|>` chain, or an expression of `score`."},
       {KernelOption::DType, "dtype",
-       "Element type of Q, K, V and Out: f32 (default), f16 or bf16. Accumulation is always f32."},
+       "Element type of Q, K, V and Out: f32 (default), f16 or bf16; or FP8 Q, K, V (e4m3, e5m2: "
+       "dequantized by the call's descale factors) with a bf16 Out. Accumulation is always f32."},
       {KernelOption::HeadDim, "head_dim", "The head dimension D of Q and K (any when absent)."},
       {KernelOption::ValueDim, "value_dim", "The head dimension of V and Out (defaults to head_dim)."},
       {KernelOption::Scale, "scale",

@@ -163,6 +163,16 @@ void Checker::check_kernel(Decl& k) {
     }
     check_kernel_option(k, option->option, key, v);
   }
+  // FP8 kernels have no backward (as FlashAttention 3's): training takes bf16 inputs.
+  auto dtype = seen.find("dtype"), backward = seen.find("backward");
+  if (dtype != seen.end() && backward != seen.end() && backward->second->value->kind == ExprKind::BoolLit &&
+      backward->second->value->bool_value && dtype->second->value->kind == ExprKind::Name &&
+      (dtype->second->value->text() == "e4m3" || dtype->second->value->text() == "e5m2")) {
+    Diagnostic& d = diags_.error(backward->second->value->range,
+                                 "an fp8 kernel (dtype = " + std::string(dtype->second->value->text()) +
+                                     ") has no backward pass: compile a bf16 copy of it for training");
+    add_note(d, dtype->second->key_range, "dtype set here");
+  }
 }
 
 // The value `v` of kernel option `option` (spelt `key`) of kernel `k`.
@@ -184,8 +194,9 @@ void Checker::check_kernel_option(Decl& k, KernelOption option, const std::strin
       return;
     }
     case KernelOption::DType:
-      if (v.kind != ExprKind::Name || (v.text() != "f32" && v.text() != "f16" && v.text() != "bf16"))
-        diags_.error(v.range, "dtype must be f32, f16 or bf16");
+      if (v.kind != ExprKind::Name || (v.text() != "f32" && v.text() != "f16" && v.text() != "bf16" &&
+                                       v.text() != "e4m3" && v.text() != "e5m2"))
+        diags_.error(v.range, "dtype must be f32, f16, bf16, e4m3 or e5m2");
       return;
     case KernelOption::HeadDim:
     case KernelOption::ValueDim: {

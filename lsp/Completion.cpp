@@ -201,7 +201,8 @@ void collect(const Analysis& a, const CursorContext& c, Collector& out) {
         out.add(k.key, CompletionKind::Property, "kernel option", k.doc, std::string(k.key) + " = ");
       break;
     case CursorContext::DtypeValue:
-      for (const char* t : {"f32", "f16", "bf16"}) out.add(t, CompletionKind::EnumMember, "dtype", "", "");
+      for (const char* t : {"f32", "f16", "bf16", "e4m3", "e5m2"})
+        out.add(t, CompletionKind::EnumMember, "dtype", "", "");
       break;
     case CursorContext::TypeName:
       for (const char* t : {"int", "float", "bool", "mask", "score"})

@@ -57,7 +57,7 @@ Classified classify(const Analysis& a, const Token& t) {
       if (t.is("inf")) return {Number, 0};
       return {Keyword, 0};
     case TokenKind::Identifier:
-      if (t.is("bf16") || t.is("f16")) return {EnumMember, DefaultLibrary};
+      if (t.is("bf16") || t.is("f16") || t.is("e4m3") || t.is("e5m2")) return {EnumMember, DefaultLibrary};
       return {};
     case TokenKind::Number: return {Number, 0};
     case TokenKind::String: return {String, 0};

@@ -157,6 +157,8 @@ class CudaModuleAdapter : public CudaKernelModule {
         (a->abi_version >= 6 && (a->page_table || a->kv_lens)))
       return "the cuda target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu "
              "target does";
+    if (a->abi_version >= 7 && (a->q_descale || a->k_descale || a->v_descale))
+      return "the cuda target runs no fp8 kernel, and descale factors are for fp8 kernels (the cpu target's)";
     const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
     for (const DLTensor* t : qkv) {
       if (!t || t->ndim != 4) return "q, k, v and out must be 4-D tensors [B, H, L, D]";

@@ -1,6 +1,8 @@
-// HostTensor element access and f16/bf16 conversions.
+// HostTensor element access and f16/bf16/FP8 conversions.
 #include "runtime/HostTensor.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -16,6 +18,8 @@ const char* scalar_type_name(ScalarType t) {
     case ScalarType::I64: return "i64";
     case ScalarType::Bool: return "bool";
     case ScalarType::U8: return "u8";
+    case ScalarType::F8E4M3: return "e4m3";
+    case ScalarType::F8E5M2: return "e5m2";
   }
   return "?";
 }
@@ -29,7 +33,9 @@ size_t scalar_type_size(ScalarType t) {
     case ScalarType::F64:
     case ScalarType::I64: return 8;
     case ScalarType::Bool:
-    case ScalarType::U8: return 1;
+    case ScalarType::U8:
+    case ScalarType::F8E4M3:
+    case ScalarType::F8E5M2: return 1;
   }
   return 1;
 }
@@ -83,6 +89,8 @@ double HostTensor::get(int64_t i) const {
     case ScalarType::I64: return static_cast<double>(data<int64_t>()[i]);
     case ScalarType::Bool:
     case ScalarType::U8: return data<uint8_t>()[i];
+    case ScalarType::F8E4M3: return e4m3_to_f64(data<uint8_t>()[i]);
+    case ScalarType::F8E5M2: return e5m2_to_f64(data<uint8_t>()[i]);
   }
   return 0;
 }
@@ -97,6 +105,8 @@ void HostTensor::set(int64_t i, double v) {
     case ScalarType::I64: data<int64_t>()[i] = static_cast<int64_t>(v); break;
     case ScalarType::Bool: data<uint8_t>()[i] = v != 0; break;
     case ScalarType::U8: data<uint8_t>()[i] = static_cast<uint8_t>(v); break;
+    case ScalarType::F8E4M3: data<uint8_t>()[i] = f64_to_e4m3(v); break;
+    case ScalarType::F8E5M2: data<uint8_t>()[i] = f64_to_e5m2(v); break;
   }
 }
 
@@ -149,5 +159,58 @@ uint16_t f32_to_bf16(float f) {
   u += 0x7fffu + ((u >> 16) & 1u);
   return static_cast<uint16_t>(u >> 16);
 }
+
+namespace {
+
+/// An FP8 format: exponent bias, mantissa bits, the largest finite value, the NaN byte, whether
+/// the exponent's top value holds infinities (E5M2) or values (E4M3, whose NaN is S.1111.111).
+struct Fp8Format {
+  int bias, mantissa_bits;
+  double largest;
+  uint8_t nan;
+  bool has_inf;
+};
+constexpr Fp8Format kE4M3{7, 3, 448.0, 0x7f, false};
+constexpr Fp8Format kE5M2{15, 2, 57344.0, 0x7e, true};
+
+double fp8_to_f64(uint8_t x, const Fp8Format& f) {
+  const int exponent = (x & 0x7f) >> f.mantissa_bits, mantissa = x & ((1 << f.mantissa_bits) - 1);
+  const int top = (1 << (7 - f.mantissa_bits)) - 1;
+  const double sign = x & 0x80 ? -1.0 : 1.0;
+  if (f.has_inf && exponent == top) return mantissa ? NAN : sign * INFINITY;
+  if (!f.has_inf && exponent == top && mantissa == (1 << f.mantissa_bits) - 1) return NAN;
+  if (exponent == 0) return sign * std::ldexp(mantissa, 1 - f.bias - f.mantissa_bits);
+  return sign * std::ldexp((1 << f.mantissa_bits) + mantissa, exponent - f.bias - f.mantissa_bits);
+}
+
+uint8_t f64_to_fp8(double v, const Fp8Format& f) {
+  if (std::isnan(v)) return f.nan;
+  const uint8_t sign = std::signbit(v) ? 0x80 : 0;
+  const double a = std::fabs(v);
+  // Past the largest value: infinity where the format has one, else the largest (saturating).
+  const uint8_t overflow = f.has_inf ? uint8_t(sign | 0x7c) : uint8_t(sign | (f.nan - 1));
+  if (std::isinf(a)) return overflow;
+  // The spacing of representable values at a's binade (the subnormals' below the smallest normal);
+  // nearbyint rounds half to even in the default rounding mode.
+  int exponent = 0;
+  std::frexp(a, &exponent);  // a = m 2^exponent, m in [0.5, 1)
+  const int quantum = std::max(exponent - 1, 1 - f.bias) - f.mantissa_bits;
+  const double q = std::nearbyint(std::ldexp(a, -quantum));  // a in quanta, rounded
+  const double rounded = std::ldexp(q, quantum);
+  if (rounded > f.largest) return overflow;
+  if (rounded == 0) return sign;
+  std::frexp(rounded, &exponent);
+  if (exponent - 1 < 1 - f.bias)  // subnormal
+    return uint8_t(sign | int(std::ldexp(rounded, f.bias - 1 + f.mantissa_bits)));
+  const int mantissa = int(std::ldexp(rounded, f.mantissa_bits - (exponent - 1))) - (1 << f.mantissa_bits);
+  return uint8_t(sign | (exponent - 1 + f.bias) << f.mantissa_bits | mantissa);
+}
+
+}  // namespace
+
+double e4m3_to_f64(uint8_t x) { return fp8_to_f64(x, kE4M3); }
+double e5m2_to_f64(uint8_t x) { return fp8_to_f64(x, kE5M2); }
+uint8_t f64_to_e4m3(double v) { return f64_to_fp8(v, kE4M3); }
+uint8_t f64_to_e5m2(double v) { return f64_to_fp8(v, kE5M2); }
 
 }  // namespace attn

@@ -33,18 +33,21 @@ DLDataType dl_data_type(ScalarType t) {
     case ScalarType::I64: return {kDLInt, 64, 1};
     case ScalarType::Bool: return {kDLBoolCode, 8, 1};
     case ScalarType::U8: return {kDLUInt, 8, 1};
+    case ScalarType::F8E4M3: return {ATTN_DL_FLOAT8_E4M3FN, 8, 1};
+    case ScalarType::F8E5M2: return {ATTN_DL_FLOAT8_E5M2, 8, 1};
   }
   throw std::invalid_argument("unknown ScalarType");
 }
 
 ScalarType dl_scalar_type(DLDataType t) {
-  for (ScalarType s : {ScalarType::F32, ScalarType::F16, ScalarType::BF16, ScalarType::F64, ScalarType::I32,
-                       ScalarType::I64, ScalarType::Bool, ScalarType::U8}) {
+  for (ScalarType s :
+       {ScalarType::F32, ScalarType::F16, ScalarType::BF16, ScalarType::F64, ScalarType::I32, ScalarType::I64,
+        ScalarType::Bool, ScalarType::U8, ScalarType::F8E4M3, ScalarType::F8E5M2}) {
     DLDataType d = dl_data_type(s);
     if (d.code == t.code && d.bits == t.bits && d.lanes == t.lanes) return s;
   }
   throw std::invalid_argument("element type " + dl_type_name(t) +
-                              " is not one attnc uses (f32, f16, bf16, f64, i32, i64, bool, u8)");
+                              " is not one attnc uses (f32, f16, bf16, f64, i32, i64, bool, u8, e4m3, e5m2)");
 }
 
 KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, const Placement& place) {
@@ -60,6 +63,9 @@ KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, cons
   args_.cu_seqlens_k = t.cu_seqlens_k ? add_view(*t.cu_seqlens_k, false, device, place) : nullptr;
   args_.page_table = t.page_table ? add_view(*t.page_table, false, device, place) : nullptr;
   args_.kv_lens = t.kv_lens ? add_view(*t.kv_lens, false, device, place) : nullptr;
+  args_.q_descale = t.q_descale ? add_view(*t.q_descale, false, device, place) : nullptr;
+  args_.k_descale = t.k_descale ? add_view(*t.k_descale, false, device, place) : nullptr;
+  args_.v_descale = t.v_descale ? add_view(*t.v_descale, false, device, place) : nullptr;
   scalars_ = t.scalars;
   args_.buffers = buffers_.data();
   args_.num_buffers = static_cast<int>(buffers_.size());

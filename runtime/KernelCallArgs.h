@@ -36,6 +36,10 @@ struct KernelCallTensors {
   const HostTensor* cu_seqlens_k = nullptr;
   const HostTensor* page_table = nullptr;  ///< a paged KV cache's table and key lengths (both or neither)
   const HostTensor* kv_lens = nullptr;
+  /// An FP8 kernel's descale factors, f32 [1] or [B, Hkv] each; null: 1.
+  const HostTensor* q_descale = nullptr;
+  const HostTensor* k_descale = nullptr;
+  const HostTensor* v_descale = nullptr;
 };
 
 /// DLPack views of a call's tensors and the filled attn_kernel_args over them (version

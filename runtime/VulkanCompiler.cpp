@@ -108,6 +108,10 @@ class VulkanModule final : public VulkanKernelModule {
       return fail(a, kVulkanBadArguments,
                   "a vulkan module takes dense batches: run a ragged batch or paged cache one sequence at a "
                   "time (attnc's vulkan target does)");
+    if (a->abi_version >= 7 && (a->q_descale || a->k_descale || a->v_descale))
+      return fail(a, kVulkanBadArguments,
+                  "the vulkan target runs no fp8 kernel, and descale factors are for fp8 kernels (the cpu "
+                  "target's)");
     const std::string why = check(*a);
     if (!why.empty()) return fail(a, kVulkanBadArguments, why);
     const int64_t B = a->q->shape[0], Hq = a->q->shape[1], Lq = a->q->shape[2];

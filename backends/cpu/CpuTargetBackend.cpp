@@ -87,6 +87,7 @@ class CpuLoadedKernel : public LoadedKernel {
     if (ranges.ranges.empty()) return kernel_(args);
     attn_kernel_args planned = args;
     planned.abi_version = ATTN_KERNEL_ABI_VERSION;  // the plan's fields are version 3's
+    if (args.abi_version < 7) planned.q_descale = planned.k_descale = planned.v_descale = nullptr;  // not the caller's
     set_key_ranges(planned, ranges);
     return kernel_(planned);
   }

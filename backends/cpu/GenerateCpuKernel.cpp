@@ -319,6 +319,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
 CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector<CpuTarget>& targets) {
   using namespace attn::cpu;
   if (targets.empty()) throw std::logic_error("internal error: a CPU kernel source with no vector path");
+  require_backward_dtype(user_ir);  // an FP8 kernel has none
   const KernelIR ir = with_emitted_names(user_ir);
   const StableHalideNames names;  // held until the source is made
   CpuKernelSource src;

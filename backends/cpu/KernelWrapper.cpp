@@ -21,6 +21,8 @@ const char* dtype_enum(DType d) {
     case DType::F32: return "IoType::F32";
     case DType::F16: return "IoType::F16";
     case DType::BF16: return "IoType::BF16";
+    case DType::F8E4M3: return "IoType::E4M3";
+    case DType::F8E5M2: return "IoType::E5M2";
   }
   return "IoType::F32";
 }
@@ -57,8 +59,9 @@ std::string c_string(const std::string& s) {
 /// for the wrapper's messages.
 std::string dtype_names() {
   std::ostringstream o;
-  const ScalarType types[] = {ScalarType::F32, ScalarType::F16, ScalarType::BF16, ScalarType::F64,
-                              ScalarType::I32, ScalarType::I64, ScalarType::Bool, ScalarType::U8};
+  const ScalarType types[] = {ScalarType::F32,  ScalarType::F16, ScalarType::BF16,   ScalarType::F64,
+                              ScalarType::I32,  ScalarType::I64, ScalarType::Bool,   ScalarType::U8,
+                              ScalarType::F8E4M3, ScalarType::F8E5M2};
   for (size_t i = 0; i < std::size(types); ++i) {
     const DLDataType t = dl_data_type(types[i]);
     o << (i ? ", " : "") << "{" << int(t.code) << ", " << int(t.bits) << ", \"" << scalar_type_name(types[i]) << "\"}";

@@ -247,6 +247,7 @@ CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir) {
 }
 
 CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o) {
+  require_no_fp8(ir, "cuda");
   require_no_sink_or_row_max(ir, "cuda");
   int buffers = 0, scalars = 0;
   for (const KernelArg& a : ir.args) {

@@ -108,6 +108,9 @@ KernelInputs read_call_inputs(const KernelIR& ir, const attn_kernel_args& args) 
   if (args.abi_version >= 6 && args.page_table)
     in.page_table = read_host_tensor(args.page_table, "page_table");
   if (args.abi_version >= 6 && args.kv_lens) in.kv_lens = read_host_tensor(args.kv_lens, "kv_lens");
+  if (args.abi_version >= 7 && args.q_descale) in.q_descale = read_host_tensor(args.q_descale, "q_descale");
+  if (args.abi_version >= 7 && args.k_descale) in.k_descale = read_host_tensor(args.k_descale, "k_descale");
+  if (args.abi_version >= 7 && args.v_descale) in.v_descale = read_host_tensor(args.v_descale, "v_descale");
   return in;
 }
 

@@ -21,9 +21,13 @@ ScalarType io_scalar_type(DType d) {
     case DType::F32: return ScalarType::F32;
     case DType::F16: return ScalarType::F16;
     case DType::BF16: return ScalarType::BF16;
+    case DType::F8E4M3: return ScalarType::F8E4M3;
+    case DType::F8E5M2: return ScalarType::F8E5M2;
   }
   return ScalarType::F32;
 }
+
+ScalarType out_scalar_type(DType d) { return is_fp8(d) ? ScalarType::BF16 : io_scalar_type(d); }
 
 namespace {
 
@@ -34,6 +38,22 @@ ScalarType elem_scalar(ElemType e) {
     case ElemType::Bool: return ScalarType::Bool;
   }
   return ScalarType::F32;
+}
+
+/// Checks descale factor `t` (`name`) of a call with `entries` batch entries (or sequences) and
+/// `kv_heads` key/value heads: absent, or f32 [1] or [entries, kv_heads], and only for FP8 kernels.
+void validate_descale(const KernelIR& ir, const HostTensor& t, const char* name, int64_t entries,
+                      int64_t kv_heads) {
+  if (t.shape.empty()) return;
+  if (!is_fp8(ir.options.dtype))
+    throw InputError(std::string(name) + " is given, but descale factors are for fp8 kernels (dtype e4m3 " +
+                     "or e5m2) and kernel '" + ir.name + "' has dtype " + dtype_name(ir.options.dtype));
+  const std::vector<int64_t> per_head{entries, kv_heads};
+  if (t.type != ScalarType::F32 || (t.shape != std::vector<int64_t>{1} && t.shape != per_head))
+    throw InputError(std::string(name) + " must be f32 [1] (the whole tensor) or " +
+                     HostTensor(ScalarType::F32, per_head).shape_string() +
+                     " (per batch entry and key/value head), got " + scalar_type_name(t.type) + " " +
+                     t.shape_string());
 }
 
 }  // namespace
@@ -60,8 +80,10 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   }
   const auto &q = in.q.shape, &k = in.k.shape, &v = in.v.shape;
   const size_t heads = paged ? 2 : 1;  // K and V's head dimension
+  // The batch entries, or a ragged batch's sequences: what a descale factor has one row per.
+  int64_t entries = q[0];
   if (ragged)
-    ragged_sequences(in);  // the boundaries' (and the page table's) own checks
+    entries = int64_t(ragged_sequences(in).size());  // the boundaries' (and the page table's) own checks
   else if (q[0] != k[0] || k[0] != v[0])
     throw InputError("batch sizes differ: q " + in.q.shape_string() + ", k " + in.k.shape_string() + ", v " +
                      in.v.shape_string());
@@ -76,6 +98,9 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
     throw InputError(
         std::string(paged ? "k and v must have the same pages" : "k and v must have the same length") +
         ": k " + in.k.shape_string() + ", v " + in.v.shape_string());
+  for (auto [name, t] :
+       {std::pair{"q_descale", &in.q_descale}, {"k_descale", &in.k_descale}, {"v_descale", &in.v_descale}})
+    validate_descale(ir, *t, name, entries, k[heads]);
   const size_t dim = q.size() - 1;
   if (q[dim] != k.back())
     throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " +
@@ -124,6 +149,7 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
 }
 
 void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r) {
+  require_backward_dtype(ir);
   if (in.paged())
     throw InputError(
         "the backward takes a dense or ragged batch; a paged KV cache (page_table, kv_lens) serves "
@@ -188,6 +214,20 @@ void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target) {
                                      "' yet (the reference and cpu targets do)");
 }
 
+void require_no_fp8(const KernelIR& ir, const std::string& target) {
+  if (is_fp8(ir.options.dtype))
+    throw KernelLimitError(ir, "the " + target + " target does not implement fp8 kernels (dtype " +
+                                   dtype_name(ir.options.dtype) +
+                                   ") yet; fp8 runs on the cpu and reference targets for now");
+}
+
+void require_backward_dtype(const KernelIR& ir) {
+  if (is_fp8(ir.options.dtype))
+    throw KernelLimitError(ir, "kernel '" + ir.name + "' is fp8 (dtype " + dtype_name(ir.options.dtype) +
+                                   "), which has no backward pass: compile a bf16 copy of it (dtype = bf16) "
+                                   "for training");
+}
+
 void require_no_row_max(const KernelIR& ir, const std::string& target) {
   if (ir.options.return_max)
     throw KernelLimitError(ir, "the " + target +
@@ -203,7 +243,7 @@ KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
           "a ragged batch's q must be 3-D [T, H, D], and v [T, H, Dv] or a paged cache's "
           "[pages, page_size, H, Dv]");
     const int64_t Tq = in.q.shape[0], Hq = in.q.shape[1], Dv = in.v.shape.back();
-    out.out = HostTensor(io_scalar_type(ir.options.dtype), {Tq, Hq, Dv});
+    out.out = HostTensor(out_scalar_type(ir.options.dtype), {Tq, Hq, Dv});
     if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {Tq, Hq});
     if (ir.options.return_max) out.max = HostTensor(ScalarType::F32, {Tq, Hq});
     return out;
@@ -211,7 +251,7 @@ KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
   if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
     throw InputError("q, k and v must be 4-D [B, H, L, D]");
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3];
-  out.out = HostTensor(io_scalar_type(ir.options.dtype), {B, Hq, Lq, Dv});
+  out.out = HostTensor(out_scalar_type(ir.options.dtype), {B, Hq, Lq, Dv});
   if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
   if (ir.options.return_max) out.max = HostTensor(ScalarType::F32, {B, Hq, Lq});
   return out;
@@ -227,6 +267,8 @@ KernelCallTensors call_tensors(const KernelIR& ir, const KernelInputs& in, Kerne
     t.cu_seqlens_q = given(in.cu_seqlens_q), t.cu_seqlens_k = given(in.cu_seqlens_k);
     t.page_table = given(in.page_table), t.kv_lens = given(in.kv_lens);
   }
+  auto given = [](const HostTensor& x) { return x.shape.empty() ? nullptr : &x; };
+  t.q_descale = given(in.q_descale), t.k_descale = given(in.k_descale), t.v_descale = given(in.v_descale);
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);

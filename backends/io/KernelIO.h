@@ -28,6 +28,9 @@ struct KernelInputs {
   /// A paged KV cache (with cu_seqlens_q, not cu_seqlens_k): K [pages, page_size, Hkv, D], V
   /// [pages, page_size, Hkv, Dv], page_table i32 [N, max_pages], kv_lens i32 [N]; empty otherwise.
   HostTensor page_table{}, kv_lens{};
+  /// An FP8 kernel's descale factors (docs/language.md, section 8): f32 [1] or [B, Hkv] (a ragged
+  /// batch's or paged cache's B is its sequence count); empty (no dimensions): 1.
+  HostTensor q_descale{}, k_descale{}, v_descale{};
 
   /// Packed queries: a ragged batch, paged or not.
   bool ragged() const { return !cu_seqlens_q.shape.empty() || !cu_seqlens_k.shape.empty() || paged(); }
@@ -36,7 +39,7 @@ struct KernelInputs {
 
 /// A dense batch's outputs; a ragged one's are out [Tq, Hq, Dv], lse and max [Tq, Hq].
 struct KernelOutputs {
-  HostTensor out;  ///< [B, Hq, Lq, Dv] in the kernel's dtype
+  HostTensor out;  ///< [B, Hq, Lq, Dv] in the kernel's dtype (bf16 for an FP8 kernel: out_scalar_type)
   HostTensor lse;  ///< [B, Hq, Lq] f32 (natural log); empty unless the kernel sets lse
   HostTensor max;  ///< [B, Hq, Lq] f32, each row's maximum kept score; empty unless it sets return_max
 };
@@ -84,8 +87,17 @@ void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target);
 /// The same for `return_max` alone (the reference, cpu and vulkan targets take a sink).
 void require_no_row_max(const KernelIR& ir, const std::string& target);
 
-/// The element type of Q, K, V and Out of a kernel with dtype `d`.
+/// Throws KernelLimitError when the kernel is FP8 (dtype e4m3 or e5m2), which `target` does not
+/// implement (the reference and cpu targets do).
+void require_no_fp8(const KernelIR& ir, const std::string& target);
+/// Throws KernelLimitError for an FP8 kernel, which has no backward pass (as FlashAttention 3's).
+void require_backward_dtype(const KernelIR& ir);
+
+/// The element type of Q, K and V of a kernel with dtype `d` (and of Out, dOut, dQ, dK, dV, except
+/// for FP8 kernels).
 ScalarType io_scalar_type(DType d);
+/// The element type of Out of a kernel with dtype `d`: bf16 for FP8 kernels, else io_scalar_type.
+ScalarType out_scalar_type(DType d);
 
 /// Checks `in` against the kernel; throws InputError with a message naming the culprit.
 void validate_inputs(const KernelIR& ir, const KernelInputs& in);

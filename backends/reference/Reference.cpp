@@ -96,8 +96,16 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   // scored; a NaN score of an allowed key makes the row NaN; a +Inf score takes the whole weight,
   // shared equally by the keys that have one; -Inf scores weigh nothing. The sink is one more key,
   // never masked, whose value is 0 and whose score is the sink's logit.
+  // An FP8 kernel's descale factors: Q, K and V are their FP8 values times the factor of their
+  // (sequence, key/value head); absent: 1.
+  auto descale = [&](const HostTensor& t, int64_t b, int64_t hk) {
+    return t.shape.empty() ? 1.0 : t.numel() == 1 ? t.get(0) : t.get(b * layout.Hkv + hk);
+  };
+
   auto row = [&](int64_t b, int64_t h, int64_t qi, std::vector<double>& s, std::vector<char>& allowed) {
     const int64_t hk = h / group;
+    const double qk_descale = descale(in.q_descale, b, hk) * descale(in.k_descale, b, hk);
+    const double v_descale = descale(in.v_descale, b, hk);
     const double* qrow = &Q[static_cast<size_t>(layout.q_row(b, h, qi) * D)];
     const int64_t Lkv = layout.kv_len(b);
     EvalPoint p;
@@ -115,7 +123,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
       const double* krow = &K[static_cast<size_t>(layout.kv_row(b, hk, j) * D)];
       double dot = 0;
       for (int64_t d = 0; d < D; ++d) dot += qrow[d] * krow[d];
-      p.score = f32_range(scale * dot);
+      p.score = f32_range(scale * (dot * qk_descale));
       s[j] = f32_range(score.eval(p, args));
       if (std::isnan(s[j])) nan = true;
       if (std::isnan(s[j]) || s[j] == -INFINITY) allowed[j] = 0;
@@ -139,7 +147,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
         if (w == 0) continue;
         sum += w;
         const double* vrow = &V[static_cast<size_t>(layout.kv_row(b, hk, j) * Dv)];
-        for (int64_t d = 0; d < Dv; ++d) acc[d] += w * vrow[d];
+        for (int64_t d = 0; d < Dv; ++d) acc[d] += w * (vrow[d] * v_descale);
       }
     }
     const int64_t o = layout.q_row(b, h, qi);

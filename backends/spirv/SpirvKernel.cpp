@@ -415,6 +415,7 @@ class KernelEmitter : ShaderEmitter {
 }  // namespace
 
 SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
+  require_no_fp8(ir, "vulkan");
   require_no_row_max(ir, "vulkan");
   SpirvConfig c;
   const KernelOptions& o = ir.options;

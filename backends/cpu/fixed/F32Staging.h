@@ -33,9 +33,39 @@ float read_io(const char* p) {
   return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
 }
 
+/// An OCP FP8 element as f32: E4M3 (bias 7, no infinities, S.1111.111 NaN) or E5M2 (an f16's
+/// top byte).
+inline float fp8_to_float(uint8_t x) {
+  if (kIoType == IoType::E5M2) return half_to_float(uint16_t(x << 8));
+  const uint32_t sign = uint32_t(x & 0x80u) << 24, exponent = (x >> 3) & 0xfu, mantissa = x & 7u;
+  if (exponent == 15 && mantissa == 7) return NAN;
+  if (exponent == 0) {
+    const float f = float(mantissa) * 0.001953125f;  // subnormal: mantissa * 2^-9
+    return sign ? -f : f;
+  }
+  const uint32_t bits = sign | ((exponent + 120) << 23) | (mantissa << 20);
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// Every FP8 value as f32, built once: the rows' conversion is a table lookup.
+struct Fp8Values {
+  float value[256];
+  Fp8Values() {
+    for (int i = 0; i < 256; ++i) value[i] = fp8_to_float(uint8_t(i));
+  }
+};
+
 /// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
-/// by the compiler), F16C eight at a time for f16 on the paths that have it (ATTN_F16C).
-void read_row(const char* src, float* dst, int64_t n) {
+/// by the compiler), F16C eight at a time for f16 on the paths that have it (ATTN_F16C); FP8
+/// elements times `descale` (the only type that has one: else it is 1).
+void read_row(const char* src, float* dst, int64_t n, float descale = 1.0f) {
+  if (kFp8) {
+    static const Fp8Values fp8;
+    for (int64_t c = 0; c < n; ++c) dst[c] = fp8.value[uint8_t(src[c])] * descale;
+    return;
+  }
   if (kIoType == IoType::F32) {
     memcpy(dst, src, size_t(n) * 4);
     return;
@@ -65,6 +95,7 @@ struct KeySide {
   int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
   int64_t src_cols = 0;                     // its last extent
   KeyPages pages;                           // a paged cache's rows (copied or streamed)
+  Descale scales;                           // FP8: each plane's factor
   KeySide() = default;
   KeySide(const KeySide&) = delete;
   KeySide& operator=(const KeySide&) = delete;
@@ -73,16 +104,17 @@ struct KeySide {
   /// Streamed: rows [row0, row1) of (head h, batch b) as f32 rows of `cols` into `dst`.
   void convert(int64_t h, int64_t b, int64_t row0, int64_t row1, int64_t cols, float* dst) const {
     for (int64_t r = row0; r < row1; ++r, dst += cols) {
-      read_row(src + pages.row(b, r, src_b, src_l) + h * src_h, dst, src_cols);
+      read_row(src + pages.row(b, r, src_b, src_l) + h * src_h, dst, src_cols, scales.at(b, h));
       memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
     }
   }
-  /// prepare_key_side (below) for rows of `columns` floats, from `paged` pages if it has a table.
   /// The f32 paths have one layout: their pipeline computes every row of a tile.
   static bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
-  /// (`plain_rows`: the f32 paths have no decoding layout; false.)
+  /// prepare_key_side (below) for rows of `columns` floats, from `paged` pages if it has a table,
+  /// FP8 elements times their plane's factor in `descale`. (`plain_rows`: the f32 paths have no
+  /// decoding layout; false.)
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged,
-               bool plain_rows = false);
+               const Descale& descale, bool plain_rows = false);
   /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
   void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
   /// Streamed: rows [row0, row1) of (head h, batch b) converted into `storage`, as the pipeline's
@@ -123,7 +155,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + s.pages.row(b, r, sb, sl) + h * sh;
       float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
-      read_row(src, dst, C);
+      read_row(src, dst, C, s.scales.at(b, h));
       memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
@@ -133,22 +165,24 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
 /// Inline member, defined after prepare_key_side: the backward calls prepare_key_side alone, and an
 /// out-of-line member it never calls would be an unused function there.
 inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream,
-                             const KeyPages& paged, bool) {
-  cols = columns, pages = paged;
+                             const KeyPages& paged, const Descale& descale, bool) {
+  cols = columns, pages = paged, scales = descale;
   return prepare_key_side(uc, t, name, columns, stream, *this);
 }
 
 /// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's
-/// q buffer; `row(r)` is where row r starts in the caller's tensor. (`plain`: always false here.)
+/// q buffer; `row(r)` is where row r starts in the caller's tensor, FP8 elements are times
+/// `descale`. (`plain`: always false here.)
 template <typename RowAddress>
-void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane, bool) {
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, float descale, Plane& plane,
+                      bool) {
   storage.resize(size_t(kTileQ * D));
   for (int64_t r = 0; r < kTileQ; ++r) {
     float* dst = storage.data() + r * D;
     if (r >= rows)
       memset(dst, 0, size_t(D) * 4);
     else
-      read_row(row(r), dst, D);
+      read_row(row(r), dst, D, descale);
   }
   plane.set(storage.data(), D, kTileQ, 0);
 }

@@ -3,14 +3,17 @@
 // ValueStage, stage_query_tile). Plain C++: the conversions are copies of bf16 bits.
 namespace {
 
+static_assert(kIoType == IoType::BF16, "the matrix paths read bf16 Q, K and V (fp8 kernels take the f32 paths)");
+
 constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product (an AMX tile's row)
 constexpr int64_t kDecodeRows = 8;   // query rows a task may have for the decoding layout
 
 /// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a
 /// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory); or, `plain`
-/// (the decoding layout), as rows [kTileQ][D].
+/// (the decoding layout), as rows [kTileQ][D]. (The descale factor: bf16 has none; 1.)
 template <typename RowAddress>
-void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane, bool plain) {
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, float, Plane& plane,
+                      bool plain) {
   const int64_t D_pad = round_up(D, kMatrixStep);
   storage.resize(size_t(kTileQ * D_pad / 2));
   uint16_t* dst = reinterpret_cast<uint16_t*>(storage.data());
@@ -49,7 +52,7 @@ struct MatrixKeys {
     }
   }
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream, const KeyPages& paged,
-               bool plain_rows) {
+               const Descale& /*bf16: none*/, bool plain_rows) {
     const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
     D = head_dim, D_pad = round_up(head_dim, kMatrixStep), pages = paged;
     // A paged cache's rows are read through their addresses in the decoding layout; otherwise they
@@ -124,7 +127,7 @@ struct MatrixValues {
     }
   }
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream, const KeyPages& paged,
-               bool plain_rows) {
+               const Descale& /*bf16: none*/, bool plain_rows) {
     const int64_t B = t->shape[0];
     H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, pages = paged, plain = plain_rows;
     blocks = (L + kMatrixStep - 1) / kMatrixStep;

@@ -109,10 +109,15 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
   // The pipeline's `decoding`: 0, 1 (K and V rows in place) or 2 (a paged cache's row addresses).
   const int32_t decoding_layout = decoding ? (at.pages.table ? 2 : 1) : 0;
+  // FP8 kernels' descale factors per (batch entry, key/value head), checked by the entry point.
+  const bool descaled = args->abi_version >= 7;
+  const Descale q_scale = descale_of(descaled ? args->q_descale : nullptr, b0);
+  const Descale k_scale = descale_of(descaled ? args->k_descale : nullptr, b0);
+  const Descale v_scale = descale_of(descaled ? args->v_descale : nullptr, b0);
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, k_scale, decoding) ||
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, v_scale, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -192,7 +197,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     Plane q_tile, out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     stage_query_tile(scratch.q, D, rows, [&](int64_t r) {
       return q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
-    }, q_tile, decoding);
+    }, q_scale.at(b, h / groups), q_tile, decoding);
     Plane k_head, v_head;
     if (!k.streamed) k.head(h / groups, b, Lk, k_head);
     if (!v.streamed) v.head(h / groups, b, Lk, v_head);
@@ -290,6 +295,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
   if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
     return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
            -1;
+  if (!check_descales(uc, args)) return -1;
   auto one = [&](const attn_kernel_args* sequence, const CallPlace& at) { return attend(ctx, sequence, at); };
   if (args->abi_version >= 6 && (args->page_table || args->kv_lens)) return attend_paged(uc, args, one);
   if (args->abi_version >= 5 && (args->cu_seqlens_q || args->cu_seqlens_k)) return attend_ragged(uc, args, one);

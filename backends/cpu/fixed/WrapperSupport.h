@@ -23,32 +23,47 @@ uint16_t float_to_bf16(float f) {  // round to nearest even; a NaN stays a (quie
   return uint16_t((x & 0x7fffffffu) > 0x7f800000u ? nan : rounded);  // a select, so loops of it vectorize
 }
 
+/// Stores `f` as an element of Out's type (kOutType: the I/O type, bf16 for FP8 kernels).
 void write_io(char* p, float f) {
-  if (kIoType == IoType::F32) {
+  if (kOutType == IoType::F32) {
     memcpy(p, &f, 4);
     return;
   }
-  uint16_t h = kIoType == IoType::F16 ? float_to_half(f) : float_to_bf16(f);
+  uint16_t h = kOutType == IoType::F16 ? float_to_half(f) : float_to_bf16(f);
   memcpy(p, &h, 2);
 }
 
-/// `n` floats times `scale` as I/O elements, dense from `dst`: a loop the compiler vectorizes (its
+/// `n` floats times `scale` as Out's elements, dense from `dst`: a loop the compiler vectorizes (its
 /// bounds are locals, so no store through `dst` can change them). Inline: sources without an entry
 /// point (the build's checks of the fixed code) never call it.
 inline void write_io_row(char* dst, const float* src, float scale, int64_t n) {
-  constexpr int64_t size = kIoType == IoType::F32 ? 4 : 2;
+  constexpr int64_t size = kOutType == IoType::F32 ? 4 : 2;
   for (int64_t c = 0; c < n; ++c) write_io(dst + c * size, src[c] * scale);
 }
 
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-const char* io_type_name() { return kIoType == IoType::F32 ? "f32" : kIoType == IoType::F16 ? "f16" : "bf16"; }
+const char* io_type_name(IoType type) {
+  switch (type) {
+    case IoType::F32: return "f32";
+    case IoType::F16: return "f16";
+    case IoType::BF16: return "bf16";
+    case IoType::E4M3: return "e4m3";
+    case IoType::E5M2: return "e5m2";
+  }
+  return "f32";
+}
 
-bool is_io_type(DLDataType t) {
+bool is_io_type(DLDataType t, IoType type) {
   if (t.lanes != 1) return false;
-  if (kIoType == IoType::F32) return t.code == kDLFloat && t.bits == 32;
-  if (kIoType == IoType::F16) return t.code == kDLFloat && t.bits == 16;
-  return t.code == kDLBfloat && t.bits == 16;
+  switch (type) {
+    case IoType::F32: return t.code == kDLFloat && t.bits == 32;
+    case IoType::F16: return t.code == kDLFloat && t.bits == 16;
+    case IoType::BF16: return t.code == kDLBfloat && t.bits == 16;
+    case IoType::E4M3: return t.code == ATTN_DL_FLOAT8_E4M3FN && t.bits == 8;
+    case IoType::E5M2: return t.code == ATTN_DL_FLOAT8_E5M2 && t.bits == 8;
+  }
+  return false;
 }
 
 /// A DLPack element type as attnc names dtypes (kDTypeNames: f32, bf16, i64, ...), or by its
@@ -78,9 +93,10 @@ int64_t stride_of(const DLTensor* t, int d) {
 
 const char* base_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
 
-/// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type, last dim contiguous. LSE and max
-/// (`is_f32`): f32, any strides (written element by element; a ragged batch's are [Tq, Hq]).
+/// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type (Out: kOutType), last dim contiguous.
+/// LSE and max (`is_f32`): f32, any strides (written element by element; a ragged batch's are [Tq, Hq]).
 bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool is_f32) {
+  const IoType io = strcmp(name, "out") == 0 ? kOutType : kIoType;  // FP8 kernels write a bf16 out
   if (!t) return fail(uc, "%s: %s is NULL", kKernelName, name), false;
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
@@ -88,10 +104,10 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   int64_t elements = 1;
   for (int d = 0; d < ndim; ++d) elements *= t->shape[d] > 0 ? t->shape[d] : 0;
   if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
-  bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
+  bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype, io);
   if (!type_ok)
     return fail(uc, "%s: %s has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
-                is_f32 ? "f32" : io_type_name()), false;
+                is_f32 ? "f32" : io_type_name(io)), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
   if (!is_f32 && t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
@@ -336,6 +352,81 @@ template <size_t N>
   v.buf.type = type;
   v.buf.dimensions = ndim;
   v.buf.dim = v.dim;
+  return true;
+}
+
+/// The dimensions of `t` as "[2, 8]", for messages.
+struct ShapeText {
+  char text[96];
+};
+inline ShapeText shape_text(const DLTensor* t) {
+  ShapeText out;
+  int at = snprintf(out.text, sizeof out.text, "[");
+  for (int d = 0; d < t->ndim && at < int(sizeof out.text) - 24; ++d)
+    at += snprintf(out.text + at, sizeof out.text - size_t(at), "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+  snprintf(out.text + at, sizeof out.text - size_t(at), "]");
+  return out;
+}
+
+/// An FP8 kernel's descale factors of q, k or v (ABI version 7) from batch entry `b0` on: one per
+/// (batch entry, key/value head), one for the whole tensor (strides 0), or none (1).
+struct Descale {
+  const char* base = nullptr;  // entry b0's first factor; null: 1
+  int64_t b_stride = 0, h_stride = 0;  // in bytes
+  float at(int64_t b, int64_t hk) const {
+    float f = 1.0f;
+    if (base) memcpy(&f, base + b * b_stride + hk * h_stride, 4);
+    return f;
+  }
+};
+
+/// The factors `t` holds (checked by check_descales) for the batch entries from `b0` on; `t` null: 1.
+/// (Unused in a backward's source, which clang would warn of.)
+[[maybe_unused]] inline Descale descale_of(const DLTensor* t, int64_t b0) {
+  Descale d;
+  if (!t) return d;
+  d.base = base_of(t);
+  if (t->ndim == 2) {
+    d.b_stride = stride_of(t, 0) * 4, d.h_stride = stride_of(t, 1) * 4;
+    d.base += b0 * d.b_stride;
+  }
+  return d;
+}
+
+/// The call's descale factors (version 7), before any work: f32 [1] or [N, Hkv] in CPU memory, for
+/// N batch entries (a ragged batch's or paged cache's sequences) and Hkv key/value heads; a kernel
+/// that is not FP8 takes none. Where q, k or the boundaries that give N and Hkv are malformed, their
+/// own check fails the call later, before any factor is read. False, with the message written.
+/// (Unused in a backward's source.)
+[[maybe_unused]] inline bool check_descales(void* uc, const attn_kernel_args* args) {
+  if (args->abi_version < 7) return true;
+  const bool paged = args->page_table || args->kv_lens;
+  const bool ragged = paged || args->cu_seqlens_q || args->cu_seqlens_k;
+  const DLTensor* entries = paged ? args->kv_lens : ragged ? args->cu_seqlens_q : args->q;
+  const int64_t N = entries && entries->ndim >= 1 ? entries->shape[0] - (ragged && !paged ? 1 : 0) : -1;
+  const int head_dim = paged ? 2 : 1;  // K's key/value heads: [B, Hkv, L, D], [T, Hkv, D], [P, S, Hkv, D]
+  const int64_t Hkv = args->k && args->k->ndim > head_dim ? args->k->shape[head_dim] : -1;
+  const DLTensor* given[3] = {args->q_descale, args->k_descale, args->v_descale};
+  const char* names[3] = {"q_descale", "k_descale", "v_descale"};
+  for (int i = 0; i < 3; ++i) {
+    const DLTensor* t = given[i];
+    if (!t) continue;
+    const char* name = names[i];
+    if (!kFp8)
+      return fail(uc, "%s: %s is given, but descale factors are for fp8 kernels (dtype e4m3 or e5m2) and this kernel's dtype is %s",
+                  kKernelName, name, io_type_name(kIoType)), false;
+    if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+      return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
+    if (t->dtype.code != kDLFloat || t->dtype.bits != 32 || t->dtype.lanes != 1)
+      return fail(uc, "%s: %s has element type %s, expected f32", kKernelName, name, dtype_text(t->dtype).text), false;
+    if (N < 0 || Hkv < 0) continue;
+    const bool per_tensor = t->ndim == 1 && t->shape[0] == 1;
+    const bool per_head = t->ndim == 2 && t->shape[0] == N && t->shape[1] == Hkv;
+    if (!per_tensor && !per_head)
+      return fail(uc, "%s: %s has shape %s; expected [1] (the whole tensor) or [%lld, %lld] (per batch entry and key/value head)",
+                  kKernelName, name, shape_text(t).text, (long long)N, (long long)Hkv), false;
+    if (!t->data) return fail(uc, "%s: %s has no data", kKernelName, name), false;
+  }
   return true;
 }
 

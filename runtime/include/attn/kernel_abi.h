@@ -13,7 +13,13 @@ extern "C" {
 
 /** The version of this struct. Versions only append fields: a kernel accepts every version up to
  *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
-#define ATTN_KERNEL_ABI_VERSION 6
+#define ATTN_KERNEL_ABI_VERSION 7
+
+/** DLPack's codes of the FP8 element types (DLPack 1.1's kDLFloat8_e4m3fn and kDLFloat8_e5m2, as
+ *  PyTorch's float8_e4m3fn and float8_e5m2 export them; 8 bits, 1 lane). Named here because older
+ *  dlpack.h headers (before 1.1) lack them. */
+#define ATTN_DL_FLOAT8_E4M3FN 10
+#define ATTN_DL_FLOAT8_E5M2 12
 
 typedef struct attn_kernel_args {
   int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
@@ -66,6 +72,15 @@ typedef struct attn_kernel_args {
    *  means inside the kernel (chunked prefill and decoding alike), so q_len <= kv_lens[b]. */
   const DLTensor* page_table;
   const DLTensor* kv_lens;
+  /* Version 7. */
+  /** Each NULL (1), or an FP8 kernel's descale factor of q, k or v (dtype e4m3 or e5m2; a kernel
+   *  of another dtype takes none): f32 [1] for the whole tensor, or f32 [B, Hkv] per batch entry
+   *  (a ragged batch's or paged cache's sequence) and key/value head, any strides; query head h
+   *  takes entry h / (Hq / Hkv). The kernel computes on each element's FP8 value times its factor,
+   *  and writes out as bf16. */
+  const DLTensor* q_descale;
+  const DLTensor* k_descale;
+  const DLTensor* v_descale;
 } attn_kernel_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. */

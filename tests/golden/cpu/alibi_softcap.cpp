@@ -119,12 +119,14 @@ HALIDE_FUNCTION_ATTRS
 // ---- The path's attn_kernel_args entry point ----
 namespace {
 
-enum class IoType { F32, F16, BF16 };
+enum class IoType { F32, F16, BF16, E4M3, E5M2 };
 constexpr const char* kKernelName = "alibi_softcap";
 constexpr int kLanes = 16, kTileQ = 32;
 constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
-constexpr IoType kIoType = IoType::BF16;
+constexpr IoType kIoType = IoType::BF16;  // Q, K and V's
+constexpr bool kFp8 = kIoType == IoType::E4M3 || kIoType == IoType::E5M2;  // descaled Q, K, V; no backward
+constexpr IoType kOutType = kFp8 ? IoType::BF16 : kIoType;  // Out's: bf16 for FP8 inputs
 constexpr bool kLseRequired = true;
 constexpr bool kMaxRequired = false;  // return_max: the row maxima (attn_kernel_args::max)
 constexpr bool kPackHeads = false;  // the mask and score ignore the head: decoding packs a group's heads
@@ -133,13 +135,13 @@ struct DTypeName {
   uint8_t code, bits;
   const char* name;
 };
-constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}, {10, 8, "e4m3"}, {12, 8, "e5m2"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 342 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 433 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 159 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 193 lines]
 
 namespace {
 
@@ -226,10 +228,15 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
   // The pipeline's `decoding`: 0, 1 (K and V rows in place) or 2 (a paged cache's row addresses).
   const int32_t decoding_layout = decoding ? (at.pages.table ? 2 : 1) : 0;
+  // FP8 kernels' descale factors per (batch entry, key/value head), checked by the entry point.
+  const bool descaled = args->abi_version >= 7;
+  const Descale q_scale = descale_of(descaled ? args->q_descale : nullptr, b0);
+  const Descale k_scale = descale_of(descaled ? args->k_descale : nullptr, b0);
+  const Descale v_scale = descale_of(descaled ? args->v_descale : nullptr, b0);
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, k_scale, decoding) ||
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, v_scale, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -245,14 +252,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 128-199, 72 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 133-204, 72 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 201-234, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 206-239, 34 lines]
             int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(rows), decoding_layout, int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 237-283, 47 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 242-288, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 285-297, 13 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 290-303, 14 lines]
 
 }  // namespace attn_alibi_softcap_avx512
 #undef ATTN_F16C
@@ -294,4 +301,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29896 lines, hash cf10127492d7d7d7]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30499 lines, hash 1e6f317fbb7b2ca1]

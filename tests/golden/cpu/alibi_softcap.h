@@ -2,7 +2,7 @@
 #ifndef ATTN_GENERATED_alibi_softcap_H
 #define ATTN_GENERATED_alibi_softcap_H
 
-// [fixed text: runtime/include/attn/kernel_abi.h, 78 lines]
+// [fixed text: runtime/include/attn/kernel_abi.h, 93 lines]
 
 #ifdef __cplusplus
 extern "C" {
