@@ -82,7 +82,7 @@ int run_bench(const BenchOptions& o) {
     const bool backward =
         o.backward && find_backend(o.target, Capability::Backward).can(Capability::Backward);
     if (!o.dtype.empty())
-      ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
+      ir = with_dtype(*ir, dtype_named(o.dtype).value_or(DType::F32));  // Main.cpp checked the name
     if (!o.serving.empty()) return bench_serving(*ir, target, o);
     std::vector<int64_t> s = parse_shape(o.shape);
     const int64_t B = s[0], H = s[1], L = s[2], D = s[3];

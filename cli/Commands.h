@@ -38,6 +38,8 @@ struct RunOptions {
   std::string cu_seqlens_q, cu_seqlens_k;
   /// A paged KV cache's page table (i32 [N, max_pages]) and key lengths (i32 [N]), with cu_seqlens_q.
   std::string page_table, kv_lens;
+  /// An FP8 kernel's descale factors (f32 [1] or [B, Hkv] .npy files); empty: 1.
+  std::string q_descale, k_descale, v_descale;
   /// The backward pass: dOut and dLSE in, dQ/dK/dV and NAME=FILE buffer gradients out.
   std::string dout, dlse, dq, dk, dv;
   std::vector<std::string> grads;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <tuple>
 
 #include "attnc/Version.h"
 #include "backends/Backend.h"
@@ -122,6 +123,13 @@ int main(int argc, char** argv) {
       "a paged KV cache: i32 [N, max_pages] (.npy); k, v are then [pages, page_size, Hkv, D]");
   auto* kv_lens =
       run_cmd->add_option("--kv-lens", run.kv_lens, "a paged KV cache: each sequence's keys, i32 [N] (.npy)");
+  // An FP8 kernel's descale factors (docs/language.md, section 8): Q, K, V are their values times these.
+  for (auto [flag, path, what] : {std::tuple{"--q-descale", &run.q_descale, "q"},
+                                  {"--k-descale", &run.k_descale, "k"},
+                                  {"--v-descale", &run.v_descale, "v"}})
+    run_cmd->add_option(
+        flag, *path,
+        std::string("an fp8 kernel's descale factor of ") + what + ": f32 [1] or [B, Hkv] (.npy; default 1)");
   page_table->needs(kv_lens)->needs(cu_q)->excludes(cu_k);
   kv_lens->needs(page_table);
   cu_k->needs(cu_q);
@@ -195,8 +203,8 @@ int main(int argc, char** argv) {
       ->add_option("-t,--target", bench.target,
                    backend_names(Capability::Run) + " (default " + bench.target + ")")
       ->check(target_check(Capability::Run));
-  bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
-      ->check(CLI::IsMember({"f32", "f16", "bf16"}));
+  bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 | e4m3 | e5m2 (default: the kernel's)")
+      ->check(CLI::IsMember({"f32", "f16", "bf16", "e4m3", "e5m2"}));
   bench_cmd->add_option("--arg", bench.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first (default 1)");
   bench_cmd->add_option("--iters", bench.iters, "timed runs (default 10)")->check(CLI::PositiveNumber);

@@ -12,16 +12,18 @@ namespace attn::cli {
 
 namespace {
 
-// Reads Q/K/V and converts them to the kernel's dtype. bf16 has no NumPy type: f32 files are
-// rounded to bf16 (and f16 files may be given as f32 too).
+// Reads Q/K/V and converts them to the kernel's dtype. bf16, e4m3 and e5m2 have no NumPy type:
+// f32 files are rounded to them (to nearest even; past an FP8 type's range, e4m3 saturates at +-448
+// and e5m2 gives +-inf, as PyTorch's casts do), and f16 files may be given as f32 too.
 HostTensor read_input(const std::string& path, ScalarType want) {
   HostTensor t = read_npy(path);
   if (t.type == want) return t;
-  bool convertible = (t.type == ScalarType::F32 && (want == ScalarType::BF16 || want == ScalarType::F16));
+  const bool no_numpy_type =
+      want == ScalarType::BF16 || want == ScalarType::F8E4M3 || want == ScalarType::F8E5M2;
+  bool convertible = t.type == ScalarType::F32 && (no_numpy_type || want == ScalarType::F16);
   if (!convertible)
-    throw InputError(path + ": expected a " +
-                     scalar_type_name(want == ScalarType::BF16 ? ScalarType::F32 : want) + " array, got " +
-                     scalar_type_name(t.type));
+    throw InputError(path + ": expected a " + scalar_type_name(no_numpy_type ? ScalarType::F32 : want) +
+                     " array, got " + scalar_type_name(t.type));
   HostTensor c(want, t.shape);
   for (int64_t i = 0; i < t.numel(); ++i) c.set(i, t.get(i));
   return c;
@@ -56,6 +58,7 @@ int run_run(const RunOptions& o) {
     const Backend& target = find_backend(o.target, Capability::Run);
     // Checked before any work: a target without the backward, a backward with nothing to write.
     const Backend* backward = o.dout.empty() ? nullptr : &find_backend(o.target, Capability::Backward);
+    if (backward) require_backward_dtype(*ir);
     if (backward && o.dq.empty() && o.dk.empty() && o.dv.empty() && o.grads.empty())
       throw InputError(
           "--dout needs somewhere to write the gradients: --dq, --dk, --dv or --grad NAME=FILE.npy");
@@ -73,6 +76,9 @@ int run_run(const RunOptions& o) {
     if (!o.cu_seqlens_k.empty()) in.cu_seqlens_k = read_npy(o.cu_seqlens_k);
     if (!o.page_table.empty()) in.page_table = read_npy(o.page_table);
     if (!o.kv_lens.empty()) in.kv_lens = read_npy(o.kv_lens);
+    if (!o.q_descale.empty()) in.q_descale = read_npy(o.q_descale);
+    if (!o.k_descale.empty()) in.k_descale = read_npy(o.k_descale);
+    if (!o.v_descale.empty()) in.v_descale = read_npy(o.v_descale);
     bind_kernel_args(*ir, o.args, in);
     KernelOutputs out = target.run(*ir, in, o.threads);
     write_output(o.out, out.out);

@@ -16,7 +16,7 @@ struct NpyError : std::runtime_error {
 
 /// Reads f32, f16, f64, i32, i64, bool and u8 arrays in C order from a regular file (a FIFO or a
 /// device is refused, never waited on); the header is parsed strictly (runtime/NpyHeader.h).
-/// bf16 has no NumPy dtype: it is read from and written as f32 by the CLI.
+/// bf16, e4m3 and e5m2 have no NumPy dtype: the CLI reads them from f32 files (and writes bf16 as f32).
 HostTensor read_npy(const std::string& path);
 /// read_npy from a stream; `name` stands for the file in errors.
 HostTensor read_npy_stream(std::istream& in, const std::string& name);

@@ -146,6 +146,76 @@ BOOST_AUTO_TEST_CASE(run_takes_a_paged_cache) {
   BOOST_TEST(r.output.find("--kv-lens") != std::string::npos, r.output);
 }
 
+BOOST_AUTO_TEST_CASE(run_rounds_f32_files_to_fp8_and_takes_descale_factors) {
+  // docs/guide.md, "FP8 inputs": f32 files rounded to e4m3, factors per (batch entry, key/value
+  // head), a bf16 Out written as f32; against attention on the dequantized values.
+  Inputs in("import std.masks;\nkernel prefill_fp8 { mask = causal; dtype = e4m3; lse = true; }\n",
+            {2, 4, 21, 16}, {2, 2, 21, 16}, {2, 2, 21, 16});
+  HostTensor scales[3];
+  const char* names[3] = {"q_descale", "k_descale", "v_descale"};
+  std::string flags;
+  for (int i = 0; i < 3; ++i) {
+    scales[i] = HostTensor(ScalarType::F32, {2, 2});
+    for (int64_t e = 0; e < 4; ++e) scales[i].set(e, 0.5 + 0.25 * double(e + i));
+    write_npy(in.path(std::string(names[i]) + ".npy"), scales[i]);
+    flags += " --" +
+             std::string(i == 0   ? "q"
+                         : i == 1 ? "k"
+                                  : "v") +
+             "-descale " + in.path(std::string(names[i]) + ".npy");
+  }
+  // Q, K, V as the kernel sees them: each f32 element rounded to e4m3, times its entry's factor.
+  auto dequantized = [&](const HostTensor& t, const HostTensor& scale) {
+    HostTensor out(ScalarType::F32, t.shape);
+    const int64_t heads = t.shape[1], per_head = t.shape[2] * t.shape[3], group = heads / 2;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      const int64_t b = i / (heads * per_head), hk = i / per_head % heads / group;
+      out.set(i, e4m3_to_f64(f64_to_e4m3(t.get(i))) * scale.get(b * 2 + hk));
+    }
+    return out;
+  };
+  const NaiveResult want = naive_attention(
+      dequantized(in.q, scales[0]), dequantized(in.k, scales[1]), dequantized(in.v, scales[2]),
+      [](int, int, int q, int kv) { return q >= kv; }, [](double s, int, int, int, int) { return s; }, 0.25);
+  for (const char* target : {"reference", "cpu"}) {
+    auto r = run_command(attnc("run " + in.file + " -t " + target + " " + in.qkv() + flags + " -o " +
+                               in.path("o.npy") + " --lse " + in.path("l.npy")));
+    BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+    HostTensor out = read_npy(in.path("o.npy")), lse = read_npy(in.path("l.npy"));
+    BOOST_REQUIRE(out.type == ScalarType::F32 && out.numel() == int64_t(want.out.size()));
+    double out_diff = 0, lse_diff = 0;
+    for (int64_t i = 0; i < out.numel(); ++i)
+      out_diff = std::max(out_diff, std::fabs(out.get(i) - want.out[i]));
+    for (int64_t i = 0; i < lse.numel(); ++i)
+      lse_diff = std::max(lse_diff, std::fabs(lse.get(i) - want.lse[i]));
+    BOOST_TEST(out_diff <= 2e-2, target);  // bf16 rounding of values below 4
+    BOOST_TEST(lse_diff <= 1e-4, target);
+  }
+  // A factor of the wrong shape; the backward, which FP8 kernels do not have.
+  write_npy(in.path("per_query_head.npy"), HostTensor(ScalarType::F32, {2, 4}));
+  auto r = run_command(attnc("run " + in.file + " -t reference " + in.qkv() + " --k-descale " +
+                             in.path("per_query_head.npy") + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("k_descale must be f32 [1] (the whole tensor) or [2, 2]") != std::string::npos,
+             r.output);
+  r = run_command(attnc("run " + in.file + " -t cpu " + in.qkv() + " -o " + in.path("o.npy") + " --dout " +
+                        in.path("o.npy") + " --dq " + in.path("dq.npy")));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(
+      r.output.find("k.attn:2:8: error: kernel 'prefill_fp8' is fp8 (dtype e4m3), which has no backward "
+                    "pass: compile a bf16 copy of it (dtype = bf16) for training") != std::string::npos,
+      r.output);
+  // The GPU targets refuse an fp8 kernel at its name.
+  for (const char* target : {"cuda", "vulkan"}) {
+    r = run_command(attnc("compile " + in.file + " -t " + target + " -o " + in.path(target)));
+    BOOST_TEST(r.status == 1, target);
+    BOOST_TEST(r.output.find("error: the " + std::string(target) +
+                             " target does not implement fp8 kernels (dtype e4m3) yet; fp8 runs on the cpu "
+                             "and reference targets for now") != std::string::npos,
+               r.output);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(run_writes_row_maxima_and_takes_a_sink) {
   // docs/guide.md, "Serving: learnable sinks and row maxima": the command line it shows, on the cpu.
   Inputs in(
