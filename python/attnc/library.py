@@ -23,6 +23,9 @@ def _out_shapes(q, v):
     return (b, h, lq, int(v.shape[3])), (b, h, lq)
 
 
+_FP8 = ("e4m3", "e5m2")  # the FP8 dtypes: Q, K, V descaled, Out bf16, no backward
+
+
 class Kernel:
     """One kernel of a library: `kernel(q, k, v, **params, return_lse=False, return_max=False, target=None)`.
 
@@ -32,6 +35,11 @@ class Kernel:
     log; then with return_max, for a kernel that sets it, the row maxima [B, Hq, Lq]) of the inputs' kind: torch tensors for torch inputs, NumPy arrays otherwise. The target
     follows the device (CPU tensors: `cpu`; CUDA tensors: `cuda`, on the current stream);
     `target="reference"` or `"vulkan"` overrides.
+
+    An FP8 kernel (dtype e4m3 or e5m2) takes torch.float8_e4m3fn or float8_e5m2 Q, K, V and the
+    keywords q_descale=, k_descale=, v_descale= (float32 tensors [1] or [B, Hkv], or numbers; each
+    1 when absent): it computes on each element times its factor and returns a bfloat16 Out. Such a
+    call runs eagerly (no autograd: FP8 kernels have no backward).
     """
 
     def __init__(self, core):
@@ -66,7 +74,10 @@ class Kernel:
                             f"not {type(value).__name__}")
         return buffers, scalars
 
-    def __call__(self, q, k, v, *, return_lse=False, return_max=False, target=None, threads=0, **params):
+    def __call__(self, q, k, v, *, return_lse=False, return_max=False, target=None, threads=0, q_descale=None,
+                 k_descale=None, v_descale=None, **params):
+        descales = {name: t for name, t in (("q_descale", q_descale), ("k_descale", k_descale),
+                                            ("v_descale", v_descale)) if t is not None}
         if return_lse and not self.lse:
             raise Error(f"kernel '{self.name}' does not compute the LSE (set lse = true)")
         if return_max and not self.return_max:
@@ -76,29 +87,37 @@ class Kernel:
             global _ops
             if _ops is None:
                 from . import ops as _ops
-            out, lse, mx = _ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
+            if descales or self.dtype in _FP8:  # eager: an FP8 kernel has no backward to record
+                descales = {n: _ops.as_descale(t, q) for n, t in descales.items()}
+                out, lse, mx = _ops._run(self, q, k, v, buffers, scalars, target, threads, self.lse,
+                                         descales=descales)
+            else:
+                out, lse, mx = _ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
         else:
-            out, lse, mx = self.run_numpy(q, k, v, buffers, scalars, target, threads)
+            out, lse, mx = self.run_numpy(q, k, v, buffers, scalars, target, threads, descales)
         results = (out, *((lse,) if return_lse else ()), *((mx,) if return_max else ()))
         return results if len(results) > 1 else out
 
-    def run_numpy(self, q, k, v, buffers, scalars, target, threads):
+    def run_numpy(self, q, k, v, buffers, scalars, target, threads, descales=None):
         import numpy as np
 
         arrays = [x if hasattr(x, "__dlpack__") else np.asarray(x) for x in (q, k, v)]
+        descales = {n: np.asarray(t, dtype=np.float32).reshape(np.shape(t) or (1,))
+                    for n, t in (descales or {}).items()}
         buffers = {n: b if hasattr(b, "__dlpack__") else np.asarray(b) for n, b in buffers.items()}
         out_shape, lse_shape = _out_shapes(arrays[0], arrays[2])
         dtype = getattr(arrays[0], "dtype", np.float32)
         out = np.empty(out_shape, dtype=dtype if isinstance(dtype, np.dtype) else np.float32)
         lse = np.empty(lse_shape, dtype=np.float32) if self.lse else None
         mx = np.empty(lse_shape, dtype=np.float32) if self.return_max else None
-        self.run_into(*arrays, out, lse, buffers, scalars, target or "", threads, mx)
+        self.run_into(*arrays, out, lse, buffers, scalars, target or "", threads, mx, **descales)
         return out, lse, mx
 
-    def run_into(self, q, k, v, out, lse, buffers, scalars, target, threads=0, max=None):
-        """Runs into preallocated `out` (and `lse`, and `max` for a kernel that sets return_max): the
-        zero-copy path every front end takes."""
-        self._core.run(q, k, v, out, lse, buffers, scalars, target, threads, **({} if max is None else {"max": max}))
+    def run_into(self, q, k, v, out, lse, buffers, scalars, target, threads=0, max=None, **descales):
+        """Runs into preallocated `out` (and `lse`, and `max` for a kernel that sets return_max; an FP8
+        kernel's q_descale, k_descale, v_descale): the zero-copy path every front end takes."""
+        self._core.run(q, k, v, out, lse, buffers, scalars, target, threads, **({} if max is None else {"max": max}),
+                       **descales)
 
 
 class Library:

@@ -59,13 +59,27 @@ def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bu
     return out, lse, (mx if mx is not None else lse.new_empty((0,)))
 
 
-def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None, backward_next=False):
+def as_descale(t, q):
+    """An FP8 kernel's descale factor as the extension takes it: a float32 tensor on q's device (a
+    number: [1])."""
+    if not isinstance(t, torch.Tensor):
+        return torch.tensor([float(t)], dtype=torch.float32, device=q.device)
+    return t
+
+
+# FP8 kernels write a bfloat16 Out (docs/language.md, section 7).
+_FP8_TYPES = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None, backward_next=False,
+         descales=None):
     """The operator's eager body: Out, with `with_lse` the LSE (else None) and for a kernel that
     sets return_max the row maxima (else None), into new tensors; a kernel without lse then runs
     with it (the backward reads the forward's LSE). `ragged`: the int32 tensors of a packed batch by
     their names in the extension (cu_seqlens_q and cu_seqlens_k; or cu_seqlens_q, page_table and
     kv_lens for a paged cache), q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq].
-    `backward_next`: autograd recorded the call (the extension may compile the backward meanwhile)."""
+    `backward_next`: autograd recorded the call (the extension may compile the backward meanwhile).
+    `descales`: an FP8 kernel's q_descale, k_descale, v_descale by name."""
     rows = 2 if ragged else 3  # the dimensions of a row index: [Tq, Hq] or [B, Hq, Lq]
     if len(q.shape) == rows + 1 and len(v.shape) >= 1:
         shape = (*q.shape[:rows], v.shape[-1])
@@ -73,7 +87,7 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None
         shape = (0,) * (rows + 1)
     # `device=` costs ~1 µs a call even when it is the CPU.
     device = {} if q.is_cpu else {"device": q.device}
-    out = torch.empty(shape, dtype=q.dtype, **device)
+    out = torch.empty(shape, dtype=torch.bfloat16 if q.dtype in _FP8_TYPES else q.dtype, **device)
     lse = torch.empty(shape[:rows], dtype=torch.float32, **device) if with_lse else None
     mx = torch.empty(shape[:rows], dtype=torch.float32, **device) if getattr(kern, "return_max", False) else None
     _check_device(q)
@@ -83,16 +97,19 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None
         extra.update((name, _spec(t)) for name, t in ragged.items())
     if backward_next:
         extra["backward_next"] = True
+    if descales:
+        extra.update((name, _spec(t)) for name, t in descales.items())
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
                    {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
                    _stream(q), **extra)
     return out, lse, mx
 
 
-# torch dtypes as DLPack (type code, bits): int, uint, float, bfloat, bool.
+# torch dtypes as DLPack (type code, bits): int, uint, float, bfloat, bool, and DLPack 1.1's
+# float8_e4m3fn and float8_e5m2 (attn/kernel_abi.h's ATTN_DL_FLOAT8_*).
 _DLPACK = {torch.float32: (2, 32), torch.float16: (2, 16), torch.bfloat16: (4, 16), torch.float64: (2, 64),
            torch.int32: (0, 32), torch.int64: (0, 64), torch.int16: (0, 16), torch.int8: (0, 8),
-           torch.uint8: (1, 8), torch.bool: (6, 8)}
+           torch.uint8: (1, 8), torch.bool: (6, 8), torch.float8_e4m3fn: (10, 8), torch.float8_e5m2: (12, 8)}
 
 
 def _spec(t):
@@ -115,7 +132,7 @@ def _spec(t):
 def _attention_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads,
                     cu_seqlens_q=None, cu_seqlens_k=None, page_table=None, kv_lens=None):
     rows = q.shape[:2] if cu_seqlens_q is not None else q.shape[:3]  # [Tq, Hq] or [B, Hq, Lq]
-    out = q.new_empty((*rows, v.shape[-1]))
+    out = q.new_empty((*rows, v.shape[-1]), dtype=torch.bfloat16 if q.dtype in _FP8_TYPES else q.dtype)
     lse = q.new_empty(rows, dtype=torch.float32)
     mx = lse.new_empty(lse.shape if getattr(KERNELS[kernel], "return_max", False) else (0,))
     return out, lse, mx

@@ -27,7 +27,10 @@ __all__ = ["BlockMask", "ContextParallelStats", "PagedAttention", "and_masks", "
            "context_parallel_shard", "context_parallel_unshard", "create_block_mask", "flex_attention", "noop_mask",
            "or_masks", "to_attn", "varlen_attention"]
 
-_DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
+# torch dtypes of queries as kernels' dtypes; the FP8 ones compute on the values as they are (descale
+# factors 1: attnc.load's kernels take others) and return bfloat16.
+_DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16", torch.float8_e4m3fn: "e4m3",
+           torch.float8_e5m2: "e5m2"}
 
 
 class BlockMask:
@@ -283,7 +286,8 @@ def _check_inputs(query, key, value, enable_gqa):
         if t.dim() != 4:
             raise Error(f"{name} must have 4 dimensions [B, H, L, D], got shape {tuple(t.shape)}")
     if query.dtype not in _DTYPES:
-        raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16 or float16")
+        raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16, float16, "
+                    "float8_e4m3fn or float8_e5m2")
     if not enable_gqa and query.shape[1] != key.shape[1]:
         raise Error(f"query has {query.shape[1]} heads and key {key.shape[1]}: pass enable_gqa=True for "
                     f"grouped-query attention")
@@ -424,7 +428,8 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
         cu.append(t.to(device="cpu", dtype=torch.int32).contiguous())
     if kernel is None:
         if query.dtype not in _DTYPES:
-            raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16 or float16")
+            raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16, float16, "
+                        "float8_e4m3fn or float8_e5m2")
         if sinks is not None and (not sinks.is_floating_point() or tuple(sinks.shape) != (query.shape[1],)):
             raise Error(f"attnc.torch.varlen_attention: sinks must be a float tensor of shape [{query.shape[1]}]")
         kernel = _kernel(_varlen_text(_DTYPES[query.dtype], is_causal, tuple(window_size), scale, sinks is not None),
@@ -490,7 +495,8 @@ class PagedAttention:
     def _default_kernel(self, dtype):
         """The kernel plan()'s mask options name, for queries of `dtype` (its only argument: sinks)."""
         if dtype not in _DTYPES:
-            raise Error(f"attnc.torch: query has dtype {dtype}; attnc kernels take float32, bfloat16 or float16")
+            raise Error(f"attnc.torch: query has dtype {dtype}; attnc kernels take float32, bfloat16, float16, "
+                        "float8_e4m3fn or float8_e5m2")
         return _kernel(_varlen_text(_DTYPES[dtype], *self._mask), "varlen")
 
     def run(self, query, k_cache, v_cache, *, return_lse=False, target=None, threads=0):

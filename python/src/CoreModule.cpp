@@ -26,7 +26,8 @@ namespace {
 void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
          const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
          int threads, uintptr_t stream, nb::handle max, nb::handle cu_seqlens_q, nb::handle cu_seqlens_k,
-         nb::handle page_table, nb::handle kv_lens, bool backward_next) {
+         nb::handle page_table, nb::handle kv_lens, bool backward_next, nb::handle q_descale,
+         nb::handle k_descale, nb::handle v_descale) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v), call.out = views(out);
@@ -36,6 +37,9 @@ void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::ha
   if (!cu_seqlens_k.is_none()) call.cu_seqlens_k = views(cu_seqlens_k);
   if (!page_table.is_none()) call.page_table = views(page_table);
   if (!kv_lens.is_none()) call.kv_lens = views(kv_lens);
+  if (!q_descale.is_none()) call.q_descale = views(q_descale);
+  if (!k_descale.is_none()) call.k_descale = views(k_descale);
+  if (!v_descale.is_none()) call.v_descale = views(v_descale);
   call.buffers = views(buffers);
   call.scalars = scalars;
   call.target = target;
@@ -146,13 +150,16 @@ NB_MODULE(_core, m) {
           nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
           nb::arg("cu_seqlens_q").none() = nb::none(), nb::arg("cu_seqlens_k").none() = nb::none(),
           nb::arg("page_table").none() = nb::none(), nb::arg("kv_lens").none() = nb::none(),
-          nb::arg("backward_next") = false,
+          nb::arg("backward_next") = false, nb::arg("q_descale").none() = nb::none(),
+          nb::arg("k_descale").none() = nb::none(), nb::arg("v_descale").none() = nb::none(),
           "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
           "return_max); on cuda, launched on `stream` (a CUstream) without waiting. With cu_seqlens_q and "
           "_k (int32 [N + 1]), a ragged batch: q [Tq, Hq, D], k and v [Tk, Hkv, D], out [Tq, Hq, Dv], lse "
           "and max [Tq, Hq]. With cu_seqlens_q, page_table (int32 [N, max_pages]) and kv_lens (int32 [N]), a "
           "paged KV cache: k and v [pages, page_size, Hkv, D]. backward_next: autograd recorded the call, "
-          "so a first call starts compiling the backward beside the forward. Raises Error for bad inputs")
+          "so a first call starts compiling the backward beside the forward. q_descale, k_descale, v_descale "
+          "(f32 [1] or [B, Hkv]): an fp8 kernel's descale factors (default 1); out is then bf16. Raises "
+          "Error for bad inputs")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <deque>
+#include <tuple>
 
 #include "attn/kernel_backward_abi.h"
 #include "backends/Backend.h"
@@ -87,6 +88,10 @@ class InPlaceArgs {
     args_.view(in.q).strides = const_cast<int64_t*>(call.q.strides.data());
     args_.view(in.k).strides = const_cast<int64_t*>(call.k.strides.data());
     args_.view(in.v).strides = const_cast<int64_t*>(call.v.strides.data());
+    for (auto [view, t] : {std::pair{&call.q_descale, &in.q_descale},
+                           {&call.k_descale, &in.k_descale},
+                           {&call.v_descale, &in.v_descale}})
+      if (!t->shape.empty()) args_.view(*t).strides = const_cast<int64_t*>(view->strides.data());
     args_.args().num_threads = call.threads;
   }
   attn_kernel_args& args() { return args_.args(); }
@@ -101,6 +106,8 @@ class InPlaceArgs {
                                              {&in.v, call.v.data},      {&out.out, call.out.data},
                                              {&out.lse, call.lse.data}, {&out.max, call.max.data}};
     for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
+    where[&in.q_descale] = call.q_descale.data, where[&in.k_descale] = call.k_descale.data;
+    where[&in.v_descale] = call.v_descale.data;
     // A ragged batch's boundaries, a paged cache's table and lengths: the dense copies checked_shapes read.
     where[&in.cu_seqlens_q] = const_cast<uint8_t*>(in.cu_seqlens_q.bytes.data());
     where[&in.cu_seqlens_k] = const_cast<uint8_t*>(in.cu_seqlens_k.bytes.data());
@@ -154,6 +161,10 @@ KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
   for (const auto& [name, t] : call.buffers)
     in.buffers[name] = shape_of("argument '" + name + "'", t, device, target);
   in.scalars = call.scalars;
+  for (auto [name, view, t] : {std::tuple{"q_descale", &call.q_descale, &in.q_descale},
+                               {"k_descale", &call.k_descale, &in.k_descale},
+                               {"v_descale", &call.v_descale, &in.v_descale}})
+    if (!view->shape.empty()) *t = shape_of(name, *view, device, target);
   // A ragged batch or paged cache: validate_inputs says what is missing.
   const char* cu_text = "a 1-D int32 tensor (sequences + 1 entries)";
   if (!call.cu_seqlens_q.shape.empty())

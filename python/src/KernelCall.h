@@ -40,6 +40,8 @@ struct KernelCall {
   /// A paged KV cache's page table (host i32 [N, max_pages]) and key lengths (i32 [N]), with
   /// cu_seqlens_q: k and v are then [pages, page_size, Hkv, D]. No shape: not paged.
   TensorView page_table, kv_lens;
+  /// An FP8 kernel's descale factors (f32 [1] or [B, Hkv], on q's device); no shape: 1.
+  TensorView q_descale, k_descale, v_descale;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
   std::string target;      ///< a target of the backend registry that loads kernels; "": the one of q's device
