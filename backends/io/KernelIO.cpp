@@ -218,7 +218,7 @@ void require_no_fp8(const KernelIR& ir, const std::string& target) {
   if (is_fp8(ir.options.dtype))
     throw KernelLimitError(ir, "the " + target + " target does not implement fp8 kernels (dtype " +
                                    dtype_name(ir.options.dtype) +
-                                   ") yet; fp8 runs on the cpu and reference targets for now");
+                                   ") yet; fp8 runs on the cpu, reference and vulkan targets for now");
 }
 
 void require_backward_dtype(const KernelIR& ir) {

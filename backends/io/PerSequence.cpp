@@ -66,6 +66,8 @@ KernelInputs sequence_inputs(const KernelInputs& in, const Sequence& s) {
     one.v = unpack_rows(in.v, s.kv_first, s.kv_len);
   }
   one.buffers = in.buffers, one.scalars = in.scalars;
+  // An FP8 kernel's factors, by sequence: the batch of one reads row `b` of its place.
+  one.q_descale = in.q_descale, one.k_descale = in.k_descale, one.v_descale = in.v_descale;
   return one;
 }
 

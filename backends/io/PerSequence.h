@@ -29,7 +29,8 @@ void pack_rows(const HostTensor& dense, int64_t first, HostTensor& packed);
 
 /// Sequence `s` of the ragged batch or paged cache `in` as a dense batch of one, copied: Q
 /// [1, Hq, q_len, D], K [1, Hkv, kv_len, D], V [1, Hkv, kv_len, Dv] (gathered from its pages), the
-/// same arguments.
+/// same arguments (and an FP8 kernel's descale factors, whose row b is the sequence's: its place's
+/// `b`).
 KernelInputs sequence_inputs(const KernelInputs& in, const Sequence& s);
 /// Sequence `b`'s place (SequencePlace).
 SequencePlace sequence_place(const KernelInputs& in, const Sequence& s, int64_t b);

@@ -55,9 +55,46 @@ const KernelRequest& vulkan_device_request(const KernelIR& ir, int head_dim, int
 
 namespace {
 
+// `t` [B, H, L, C] of an FP8 kernel as f32, each (batch entry b, head h) times its factor in
+// `descale` ([1], or [entries, Hkv] from entry b0 on, head h / group; none: 1).
+HostTensor dequantized(const HostTensor& t, const HostTensor& descale, int64_t b0, int64_t Hkv,
+                       int64_t group) {
+  HostTensor f(ScalarType::F32, t.shape);
+  const int64_t B = t.shape[0], H = t.shape[1], plane = t.shape[2] * t.shape[3];
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      const double factor = descale.shape.empty()  ? 1.0
+                            : descale.numel() == 1 ? descale.get(0)
+                                                   : descale.get((b0 + b) * Hkv + h / group);
+      for (int64_t i = (b * H + h) * plane; i < (b * H + h + 1) * plane; ++i) f.set(i, t.get(i) * factor);
+    }
+  return f;
+}
+
+KernelOutputs run_dense(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                        VulkanRunStats* stats, const SequencePlace& place);
+
+// An FP8 kernel, converted on load (docs/spirv.md): Q, K and V dequantized on the host, the kernel
+// run as f32, Out rounded to bf16.
+KernelOutputs run_fp8(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                      VulkanRunStats* stats, const SequencePlace& place) {
+  const int64_t Hq = in.q.shape[1], Hkv = in.k.shape[1];
+  KernelInputs f32;
+  f32.q = dequantized(in.q, in.q_descale, place.b, Hkv, Hq / Hkv);
+  f32.k = dequantized(in.k, in.k_descale, place.b, Hkv, 1);
+  f32.v = dequantized(in.v, in.v_descale, place.b, Hkv, 1);
+  f32.buffers = in.buffers, f32.scalars = in.scalars;
+  KernelOutputs out = run_dense(*with_dtype(ir, DType::F32), f32, options, stats, place);
+  HostTensor rounded(out_scalar_type(ir.options.dtype), out.out.shape);
+  for (int64_t i = 0; i < rounded.numel(); ++i) rounded.set(i, out.out.get(i));
+  out.out = std::move(rounded);
+  return out;
+}
+
 // A dense batch at `place` (the whole call's, or one sequence's as a batch of one).
 KernelOutputs run_dense(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
                         VulkanRunStats* stats, const SequencePlace& place) {
+  if (is_fp8(ir.options.dtype)) return run_fp8(ir, in, options, stats, place);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Dv = in.v.shape[3];
   KernelOutputs result = make_outputs(ir, in);

@@ -12,6 +12,7 @@
 #include "backends/io/KernelIO.h"
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvHeaders.h"
+#include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 
 namespace attn {
@@ -35,8 +36,8 @@ class VulkanLoadedKernel : public LoadedKernel {
         value_dim_(value_dim) {}
   int call(const attn_kernel_args& args, void*) const override {
     if ((args.abi_version >= 5 && (args.cu_seqlens_q || args.cu_seqlens_k)) ||
-        (args.abi_version >= 6 && (args.page_table || args.kv_lens)))
-      return call_by_sequence(args);
+        (args.abi_version >= 6 && (args.page_table || args.kv_lens)) || is_fp8(ir_->options.dtype))
+      return call_on_host_copies(args);
     const int status = kernel_(args);
     if (status != kVulkanSubgroupTooSmall) return status;
     VulkanRunOptions one_per_row;
@@ -52,9 +53,10 @@ class VulkanLoadedKernel : public LoadedKernel {
   const Kernel* loaded() const override { return &kernel_; }
 
  private:
-  /// A ragged batch or paged cache: host copies of the call, run_vulkan (one dispatch per
-  /// sequence), the outputs written back; errors reported through args.error as the module does.
-  int call_by_sequence(const attn_kernel_args& args) const {
+  /// A ragged batch or paged cache, or an FP8 kernel: host copies of the call, run_vulkan (one
+  /// dispatch per sequence; FP8 converted on load), the outputs written back; errors reported
+  /// through args.error as the module does.
+  int call_on_host_copies(const attn_kernel_args& args) const {
     auto report = [&](int status, const char* what) {
       if (args.error && args.error_size) std::snprintf(args.error, args.error_size, "%s", what);
       return status;
@@ -87,6 +89,12 @@ class VulkanTargetBackend : public Backend {
   bool can(Capability c) const override { return c != Capability::Tune; }
 
   EmittedKernel emit(const KernelIR& ir, const EmitOptions& o) const override {
+    if (is_fp8(ir.options.dtype))
+      throw KernelLimitError(
+          ir, std::string("the vulkan target's offline modules read f32, f16 or bf16 buffers: an "
+                          "fp8 kernel (dtype ") +
+                  dtype_name(ir.options.dtype) +
+                  ") runs on vulkan through attnc (attnc run, attnc.load), converted on load");
     spirv::SpirvKernel k = spirv::compile_spirv(ir, spirv::offline_config(ir, o.head_dim));
     const std::string name = kernel_name(ir);
     EmittedKernel out;
@@ -124,7 +132,9 @@ class VulkanTargetBackend : public Backend {
                    : kernel_options(*ir).value_dim ? kernel_options(*ir).value_dim
                                                    : d;
     Loader& loader = o.loader ? *o.loader : process_loader();
-    Kernel k = loader.get(vulkan_device_request(*ir, d, dv));
+    // An FP8 kernel runs as its f32 copy on dequantized inputs (run_vulkan).
+    Kernel k = loader.get(
+        vulkan_device_request(is_fp8(ir->options.dtype) ? *with_dtype(*ir, DType::F32) : *ir, d, dv));
     return std::make_shared<VulkanLoadedKernel>(std::move(ir), std::move(k), loader, d, dv);
   }
 };
