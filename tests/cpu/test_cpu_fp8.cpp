@@ -10,6 +10,7 @@
 #include "runtime/KernelCallArgs.h"
 #include "tests/cpu/CpuTestSupport.h"
 #include "tests/support/AttentionInputs.h"
+#include "tests/support/Fp8Inputs.h"
 
 using namespace attn;
 using namespace attn::test;
@@ -24,22 +25,6 @@ kernel e5m2_plain { dtype = e5m2; lse = true; }
 kernel e4m3_late { mask = kv <= q && q >= 2; dtype = e4m3; lse = true; }
 kernel bf16_plain { dtype = bf16; }
 )attn";
-
-/// Normally distributed values times 3, rounded to `type` (FP8: a few hundred distinct values).
-HostTensor random_fp8(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng) {
-  HostTensor t(type, std::move(shape));
-  std::normal_distribution<double> n(0.0, 3.0);
-  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, n(rng));
-  return t;
-}
-
-/// Descale factors in [0.25, 2): [1] or, `per_head`, [entries, kv_heads].
-HostTensor random_descale(bool per_head, int64_t entries, int64_t kv_heads, std::mt19937& rng) {
-  HostTensor t(ScalarType::F32, per_head ? std::vector<int64_t>{entries, kv_heads} : std::vector<int64_t>{1});
-  std::uniform_real_distribution<double> u(0.25, 2.0);
-  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, u(rng));
-  return t;
-}
 
 KernelInputs random_inputs(ScalarType type, const AttentionShape& s, bool per_head, std::mt19937& rng) {
   KernelInputs in;

@@ -5,6 +5,8 @@
 
 #include <boost/test/unit_test.hpp>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -24,6 +26,16 @@ inline HostTensor boundaries(const std::vector<int64_t>& lens) {
   t.set(0, 0);
   for (size_t i = 0; i < lens.size(); ++i) t.set(int64_t(i) + 1, double(at += lens[i]));
   return t;
+}
+
+/// What `f` throws, or "" when it returns.
+inline std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
 }
 
 inline int64_t total(const std::vector<int64_t>& lens) {

@@ -150,15 +150,6 @@ double last_rows_diff(const HostTensor& packed, const HostTensor& dense, const S
   return worst;
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(reference_pages_are_the_gathered_sequence) {

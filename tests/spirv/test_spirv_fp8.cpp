@@ -9,6 +9,7 @@
 #include "backends/spirv/RunVulkan.h"
 #include "codegen/KernelIR.h"
 #include "tests/support/CheckedLowering.h"
+#include "tests/support/Fp8Inputs.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -21,22 +22,6 @@ import std.masks;
 kernel e4m3_causal { mask = causal_from_end; dtype = e4m3; lse = true; }
 kernel e5m2_sink(sinks: tensor<f32>[heads]) { sink = sinks[h]; dtype = e5m2; lse = true; }
 )attn";
-
-/// `shape` of normal values times 3 rounded to `type`.
-HostTensor fp8_tensor(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng) {
-  HostTensor t(type, std::move(shape));
-  std::normal_distribution<double> n(0.0, 3.0);
-  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, n(rng));
-  return t;
-}
-
-/// Factors in [0.25, 2): [1], or [entries, kv_heads].
-HostTensor factors(bool per_head, int64_t entries, int64_t kv_heads, std::mt19937& rng) {
-  HostTensor t(ScalarType::F32, per_head ? std::vector<int64_t>{entries, kv_heads} : std::vector<int64_t>{1});
-  std::uniform_real_distribution<double> u(0.25, 2.0);
-  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, u(rng));
-  return t;
-}
 
 /// The largest |a - b| over the elements (infinities equal to themselves).
 double largest_difference(const HostTensor& a, const HostTensor& b) {
@@ -62,7 +47,7 @@ BOOST_AUTO_TEST_CASE(fp8_is_converted_on_load) {
             ragged ? std::vector<int64_t>{35, 4, 16} : std::vector<int64_t>{2, 4, 37, 16};
         const std::vector<int64_t> kv =
             ragged ? std::vector<int64_t>{42, 2, 16} : std::vector<int64_t>{2, 2, 45, 16};
-        in.q = fp8_tensor(type, q, rng), in.k = fp8_tensor(type, kv, rng), in.v = fp8_tensor(type, kv, rng);
+        in.q = random_fp8(type, q, rng), in.k = random_fp8(type, kv, rng), in.v = random_fp8(type, kv, rng);
         if (ragged) {
           in.cu_seqlens_q = HostTensor(ScalarType::I32, {4}),
           in.cu_seqlens_k = HostTensor(ScalarType::I32, {4});
@@ -70,9 +55,9 @@ BOOST_AUTO_TEST_CASE(fp8_is_converted_on_load) {
           for (int i = 0; i < 4; ++i) in.cu_seqlens_q.set(i, cq[i]), in.cu_seqlens_k.set(i, ck[i]);
         }
         const int64_t entries = ragged ? 3 : 2;
-        in.q_descale = factors(per_head, entries, 2, rng);
-        in.k_descale = factors(per_head, entries, 2, rng);
-        in.v_descale = factors(per_head, entries, 2, rng);
+        in.q_descale = random_descale(per_head, entries, 2, rng);
+        in.k_descale = random_descale(per_head, entries, 2, rng);
+        in.v_descale = random_descale(per_head, entries, 2, rng);
         if (ir->arg("sinks")) {
           HostTensor sinks(ScalarType::F32, {4});
           for (int64_t h = 0; h < 4; ++h) sinks.set(h, 0.5 * double(h) - 1.0);

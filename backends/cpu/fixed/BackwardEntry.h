@@ -383,11 +383,8 @@ static int backward_ragged(Context& ctx, const attn_backward_args* args, std::ve
     return -1;
   std::vector<int64_t> cu_q, cu_k;
   if (!read_boundaries(uc, args->cu_seqlens_q, "cu_seqlens_q", Tq, cu_q) ||
-      !read_boundaries(uc, args->cu_seqlens_k, "cu_seqlens_k", Tk, cu_k))
+      !read_key_boundaries(uc, args->cu_seqlens_k, Tk, cu_q, cu_k))
     return -1;
-  if (cu_q.size() != cu_k.size())
-    return fail(uc, "%s: cu_seqlens_q has %zu entries and cu_seqlens_k %zu; both are sequences + 1", kKernelName,
-                cu_q.size(), cu_k.size()), -1;
   for (size_t b = 0; b + 1 < cu_q.size(); ++b) {
     const int64_t q0 = cu_q[b], q_rows = cu_q[b + 1] - q0, k0 = cu_k[b], k_rows = cu_k[b + 1] - k0;
     SequenceView q, k, v, out, lse, dout, dlse, dq, dk, dv;

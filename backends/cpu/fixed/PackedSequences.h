@@ -58,4 +58,14 @@ bool read_boundaries(void* uc, const DLTensor* t, const char* name, int64_t tota
   return true;
 }
 
+/// The keys' boundaries `t` (cu_seqlens_k) against `total` packed key rows, as many as the queries'
+/// `cu_q`, into `cu_k`. False, with the message written, if not.
+bool read_key_boundaries(void* uc, const DLTensor* t, int64_t total, const std::vector<int64_t>& cu_q,
+                         std::vector<int64_t>& cu_k) {
+  if (!read_boundaries(uc, t, "cu_seqlens_k", total, cu_k)) return false;
+  if (cu_q.size() == cu_k.size()) return true;
+  return fail(uc, "%s: cu_seqlens_q has %zu entries and cu_seqlens_k %zu; both are sequences + 1", kKernelName,
+              cu_q.size(), cu_k.size()), false;
+}
+
 }  // namespace

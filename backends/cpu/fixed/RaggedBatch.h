@@ -43,12 +43,8 @@ int attend_ragged(void* uc, const attn_kernel_args* args, const Attend& attend) 
                 (long long)ks[0], (long long)ks[1], (long long)ks[2], (long long)vs[0], (long long)vs[1],
                 (long long)vs[2], (long long)args->q->shape[2]), -1;
   std::vector<int64_t> cu_q, cu_k;
-  if (!check_packed_queries(uc, args, vs[2], cu_q) ||
-      !read_boundaries(uc, args->cu_seqlens_k, "cu_seqlens_k", ks[0], cu_k))
+  if (!check_packed_queries(uc, args, vs[2], cu_q) || !read_key_boundaries(uc, args->cu_seqlens_k, ks[0], cu_q, cu_k))
     return -1;
-  if (cu_q.size() != cu_k.size())
-    return fail(uc, "%s: cu_seqlens_q has %zu entries and cu_seqlens_k %zu; both are sequences + 1", kKernelName,
-                cu_q.size(), cu_k.size()), -1;
   for (size_t b = 0; b + 1 < cu_q.size(); ++b) {
     const int64_t q0 = cu_q[b], q_rows = cu_q[b + 1] - q0, k0 = cu_k[b], k_rows = cu_k[b + 1] - k0;
     if (q_rows == 0) continue;  // nothing to write

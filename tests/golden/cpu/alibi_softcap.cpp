@@ -162,9 +162,9 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/PackedSequences.h, 61 lines]
+// [fixed text: backends/cpu/fixed/PackedSequences.h, 71 lines]
 
-// [fixed text: backends/cpu/fixed/RaggedBatch.h, 160 lines]
+// [fixed text: backends/cpu/fixed/RaggedBatch.h, 156 lines]
 
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 1-52, 52 lines]
   BufferView buffer0;
@@ -301,4 +301,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30499 lines, hash 1e6f317fbb7b2ca1]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30529 lines, hash 3bad879a75e69f8e]

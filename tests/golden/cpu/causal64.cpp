@@ -1894,9 +1894,9 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/PackedSequences.h, 61 lines]
+// [fixed text: backends/cpu/fixed/PackedSequences.h, 71 lines]
 
-// [fixed text: backends/cpu/fixed/RaggedBatch.h, 160 lines]
+// [fixed text: backends/cpu/fixed/RaggedBatch.h, 156 lines]
 
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 1-52, 52 lines]
   char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
@@ -2031,4 +2031,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 18246 lines, hash d61424f7bc3cafd2]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 18264 lines, hash 491c3a8676fe2d25]
