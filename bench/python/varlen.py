@@ -4,9 +4,12 @@ and FlexAttention with a document mask over the packed batch (compiled once; the
 mask is built from the same boundaries). Prints each one's median time and attnc's ratio.
 
     PYTHONPATH=build/python python bench/python/varlen.py [--requests 16] [--min 100] [--max 2000]
+        [--backward]
 
 The trace is seeded: request lengths uniform in [--min, --max], causal, Hq 8 over Hkv 2, D 64,
-float32 and bfloat16. State the ISA beside the figures (bench/results/serving.md).
+float32 and bfloat16. `--backward` times a training step instead, forward and backward of
+sum(out * w) with gradients to q, k and v, against SDPA's sequence by sequence (no flex). State
+the ISA beside the figures (bench/results/serving.md).
 """
 
 import argparse
@@ -25,6 +28,7 @@ def main():
     p.add_argument("--max", type=int, default=2000)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--no-flex", action="store_true", help="skip FlexAttention (its compile takes minutes)")
+    p.add_argument("--backward", action="store_true", help="time forward + backward (attnc and SDPA only)")
     a = p.parse_args()
     g = torch.Generator().manual_seed(0)
     lens = torch.randint(a.min, a.max + 1, (a.requests,), generator=g)
@@ -47,6 +51,33 @@ def main():
                 q[s:e].transpose(0, 1), k[s:e].transpose(0, 1), v[s:e].transpose(0, 1), is_causal=True,
                 enable_gqa=True).transpose(0, 1) for s, e in zip(bounds, bounds[1:])])
 
+        if a.backward:
+            w = torch.randn(T, Hq, D, generator=g).to(dtype)
+            leaves = [t.clone().requires_grad_() for t in (q, k, v)]
+
+            def step(run):
+                def go():
+                    for t in leaves:
+                        t.grad = None
+                    (run(*leaves) * w).sum().backward()
+                    return [t.grad for t in leaves]
+                return go
+
+            def attnc_train(q, k, v):
+                return at.varlen_attention(q, k, v, cu, cu, is_causal=True)
+
+            def sdpa_train(q, k, v):
+                return torch.cat([F.scaled_dot_product_attention(
+                    q[s:e].transpose(0, 1), k[s:e].transpose(0, 1), v[s:e].transpose(0, 1), is_causal=True,
+                    enable_gqa=True).transpose(0, 1) for s, e in zip(bounds, bounds[1:])])
+
+            for got, want in zip(step(attnc_train)(), step(sdpa_train)()):
+                torch.testing.assert_close(got.float(), want.float(), atol=5e-2, rtol=5e-2)
+            t_attnc = median_seconds(step(attnc_train), a.repeats)
+            t_sdpa = median_seconds(step(sdpa_train), a.repeats)
+            print(f"{str(dtype).split('.')[-1]:8} {t_attnc * 1e3:9.1f} {t_sdpa * 1e3:12.1f} "
+                  f"{t_sdpa / t_attnc:6.2f}   (forward + backward)")
+            continue
         with torch.no_grad():
             torch.testing.assert_close(attnc_run().float(), sdpa_run().float(), atol=3e-2, rtol=3e-2)
             t_attnc = median_seconds(attnc_run, a.repeats)
