@@ -214,6 +214,10 @@ void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target) {
                                      "' yet (the reference and cpu targets do)");
 }
 
+double descale_factor(const HostTensor& t, int64_t b, int64_t hk, int64_t Hkv) {
+  return t.shape.empty() ? 1.0 : t.numel() == 1 ? t.get(0) : t.get(b * Hkv + hk);
+}
+
 void require_no_fp8(const KernelIR& ir, const std::string& target) {
   if (is_fp8(ir.options.dtype))
     throw KernelLimitError(ir, "the " + target + " target does not implement fp8 kernels (dtype " +

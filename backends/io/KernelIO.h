@@ -87,6 +87,11 @@ void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target);
 /// The same for `return_max` alone (the reference, cpu and vulkan targets take a sink).
 void require_no_row_max(const KernelIR& ir, const std::string& target);
 
+/// The factor of batch entry (or sequence) `b`, key/value head `hk` in an FP8 kernel's descale
+/// tensor `t` of a call with `Hkv` key/value heads: t[0] when it is [1], t[b, hk] when [B, Hkv], 1
+/// when it is absent (no dimensions).
+double descale_factor(const HostTensor& t, int64_t b, int64_t hk, int64_t Hkv);
+
 /// Throws KernelLimitError when the kernel is FP8 (dtype e4m3 or e5m2), which `target` does not
 /// implement (the reference and cpu targets do).
 void require_no_fp8(const KernelIR& ir, const std::string& target);

@@ -99,7 +99,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   // An FP8 kernel's descale factors: Q, K and V are their FP8 values times the factor of their
   // (sequence, key/value head); absent: 1.
   auto descale = [&](const HostTensor& t, int64_t b, int64_t hk) {
-    return t.shape.empty() ? 1.0 : t.numel() == 1 ? t.get(0) : t.get(b * layout.Hkv + hk);
+    return descale_factor(t, layout.b_value(b), hk, layout.Hkv);
   };
 
   auto row = [&](int64_t b, int64_t h, int64_t qi, std::vector<double>& s, std::vector<char>& allowed) {

@@ -63,9 +63,7 @@ HostTensor dequantized(const HostTensor& t, const HostTensor& descale, int64_t b
   const int64_t B = t.shape[0], H = t.shape[1], plane = t.shape[2] * t.shape[3];
   for (int64_t b = 0; b < B; ++b)
     for (int64_t h = 0; h < H; ++h) {
-      const double factor = descale.shape.empty()  ? 1.0
-                            : descale.numel() == 1 ? descale.get(0)
-                                                   : descale.get((b0 + b) * Hkv + h / group);
+      const double factor = descale_factor(descale, b0 + b, h / group, Hkv);
       for (int64_t i = (b * H + h) * plane; i < (b * H + h + 1) * plane; ++i) f.set(i, t.get(i) * factor);
     }
   return f;

@@ -402,7 +402,7 @@ class KernelEmitter : ShaderEmitter {
     Id kv_base = 0, tiles = 0, k0 = 0, allowed = 0;
     Id lo = 0, hi = 0, full_lo = 0, full_hi = 0;
     Id q0 = 0, planned = 0;  // the call's first query position; whether the plan's tiles apply (q0 == 0)
-    ExprEnv env, penv;  // of the mask and score; of the plan's closed forms
+    ExprEnv env, penv;       // of the mask and score; of the plan's closed forms
     bool has_mask = false, test_tiles = false;
   };
 

@@ -102,6 +102,14 @@ CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in_const, bool with_lse
   return r;
 }
 
+double reference_loss(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r) {
+  const KernelOutputs o = run_reference(ir, in, 2);
+  double l = 0;
+  for (int64_t i = 0; i < o.out.numel(); ++i) l += o.out.get(i) * r.dout.get(i);
+  for (int64_t i = 0; i < o.lse.numel() && !r.dlse.shape.empty(); ++i) l += o.lse.get(i) * r.dlse.get(i);
+  return l;
+}
+
 double max_abs_diff(const HostTensor& a, const HostTensor& b) {
   BOOST_REQUIRE(a.shape == b.shape);
   double worst = 0;

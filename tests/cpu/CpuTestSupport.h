@@ -43,4 +43,8 @@ CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in, bool with_lse, bool
 /// Largest |a - b| over all elements; equal infinities count as 0, a NaN as infinity.
 double max_abs_diff(const HostTensor& a, const HostTensor& b);
 
+/// sum(dOut * Out) + sum(dLSE * LSE) of the reference's forward on `in` (`r`'s dLSE, when given):
+/// the loss the backward differentiates, for finite differences.
+double reference_loss(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r);
+
 }  // namespace attn::test
