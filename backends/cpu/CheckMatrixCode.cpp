@@ -83,7 +83,7 @@ int attn_matrix_code_check(bool amx, halide_buffer_t* s, halide_buffer_t* k, hal
   if (amx) {
     if (!check_amx::check_tensor(nullptr, t, "t", 4, false)) return -1;
     check_amx::write_io(static_cast<char*>(t->data), 0.0f);
-    if (!keys.prepare(nullptr, t, "k", 64, false, {}, {}, false) || !values.prepare(nullptr, t, "v", 64, false, {}, {}, false)) return -1;
+    if (!keys.prepare(nullptr, t, "k", 64, false, {}, false) || !values.prepare(nullptr, t, "v", 64, false, {}, false)) return -1;
     keys.head(0, 0, 1, plane), keys.piece(0, 0, 0, 1, storage, plane);
     values.head(0, 0, 1, plane), values.piece(0, 0, 0, 1, storage, plane);
     check_amx::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, 1.0f, plane, false);

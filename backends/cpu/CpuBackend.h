@@ -20,8 +20,9 @@ class Loader;
 
 /// The instruction set the emitted C++ is scheduled for (vector width, register budget), widest
 /// first. AMX and AVX512BF16 are the AVX-512 path with Q·Kᵀ and P·V in bf16 on AMX tiles or with
-/// `vdpbf16ps` (f32 accumulation; docs/cpu.md, "The bf16 matrix paths"): only bf16 kernels' forwards
-/// have them, every other kernel takes the AVX-512 path in their place (effective_cpu_isa).
+/// `vdpbf16ps` (f32 accumulation; docs/cpu.md, "The bf16 matrix paths"): only the forwards of bf16
+/// and FP8 kernels (FP8 converted to bf16 on load) have them, every other kernel takes the AVX-512
+/// path in their place (effective_cpu_isa).
 enum class CpuIsa { AMX, AVX512BF16, AVX512, AVX2, Portable };
 
 /// "amx", "avx512bf16", "avx512", "avx2", "portable".
@@ -36,7 +37,7 @@ struct CpuTarget {
 };
 
 /// Every vector path a generated source may carry, widest first: amx, avx512bf16, avx512, avx2,
-/// portable (a kernel that is not bf16 carries the last three: effective_cpu_isa).
+/// portable (a kernel that is not bf16 or FP8 carries the last three: effective_cpu_isa).
 std::vector<CpuTarget> all_cpu_paths();
 
 /// The paths `spec` names, widest first: a comma-separated list of amx, avx512bf16, avx512, avx2,
@@ -48,8 +49,8 @@ std::vector<CpuTarget> parse_cpu_paths(const std::string& spec);
 /// ATTNC_CPU_ISA names, as generated sources choose.
 CpuTarget host_cpu_target();
 
-/// The path a kernel of I/O dtype `dtype` takes for `isa`: the matrix paths serve bf16 forwards
-/// only (`backward`: the backward has none yet), AVX-512 stands in for them otherwise.
+/// The path a kernel of I/O dtype `dtype` takes for `isa`: the matrix paths serve bf16 and FP8
+/// forwards only (`backward`: the backward has none yet), AVX-512 stands in for them otherwise.
 CpuIsa effective_cpu_isa(CpuIsa isa, DType dtype, bool backward);
 /// The paths a source for `targets` carries (effective_cpu_isa of each, without repeats, in order).
 std::vector<CpuTarget> effective_cpu_paths(const std::vector<CpuTarget>& targets, DType dtype, bool backward);

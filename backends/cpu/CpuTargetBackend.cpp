@@ -124,7 +124,7 @@ class CpuTargetBackend : public Backend {
       out.files.push_back({name + "_backward.cpp", back.source});
       out.files.push_back({back.header_name, back.header});
     }
-    std::vector<std::string> isas;  // the forward's: the matrix paths only for bf16 kernels
+    std::vector<std::string> isas;  // the forward's: the matrix paths only for bf16 and FP8 kernels
     for (const CpuTarget& t : effective_cpu_paths(paths, ir.options.dtype, false)) isas.push_back(cpu_isa_name(t.isa));
     out.manifest = {{"cpu_entry", json_string("attn_" + name)},
                     {"cpu_flags", json_strings(cpu_required_flags())},  // no -m flags: each path carries its ISA

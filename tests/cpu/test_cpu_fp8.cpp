@@ -1,7 +1,8 @@
 // FP8 kernels (dtype e4m3, e5m2) on the CPU against the reference on the dequantized inputs: random
 // shapes with grouped heads and lengths that are not tile multiples, per-tensor and per-head descale
-// factors, a ragged batch and a paged cache, the avx2 path, fully masked rows, NaN
-// inputs, callers of older ABI versions, and the errors for descale factors of the wrong shape or type.
+// factors, a ragged batch and a paged cache, the bf16 matrix paths and the avx2 path, fully masked
+// rows, NaN inputs, callers of older ABI versions, and the errors for descale factors of the wrong
+// shape or type.
 #define BOOST_TEST_MODULE cpu_fp8
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -139,6 +140,29 @@ BOOST_AUTO_TEST_CASE(a_paged_cache_takes_a_factor_per_sequence) {
   call.args().num_threads = 2;
   BOOST_TEST_REQUIRE(c.kernel->run(call.args()) == 0, call.error());
   check_close(got, run_reference(*c.ir, in), "paged");
+}
+
+BOOST_AUTO_TEST_CASE(every_avx512_path_this_cpu_runs_agrees_with_the_reference) {
+  // The bf16 matrix paths (amx, avx512bf16) stage FP8 as exact bf16 and apply the factors to the
+  // scores and Out; avx512 converts to f32. Each path this host runs (the others are skipped, never
+  // failed): prefill past a chunk, decoding with grouped heads in the decoding layout (head dims a
+  // multiple of 32, K and V converted piece by piece), a few rows per task, a padded head dim.
+  std::mt19937 rng(37);
+  for (CpuIsa isa : {CpuIsa::AMX, CpuIsa::AVX512BF16, CpuIsa::AVX512}) {
+    if (int(isa) < int(host_cpu_target().isa)) {
+      BOOST_TEST_MESSAGE("fp8: this CPU does not run " << cpu_isa_name(isa) << "; skipped");
+      continue;
+    }
+    const CpuCompiled& c = compile_cpu(kProgram, "e4m3_causal", CpuTarget{isa});
+    for (const AttentionShape& s : {AttentionShape{1, 2, 1, 70, 1100, 64, 64}, AttentionShape{2, 8, 2, 1, 700, 64, 64},
+                                    AttentionShape{1, 4, 2, 3, 333, 128, 64}, AttentionShape{1, 2, 2, 45, 45, 40, 40}}) {
+      const KernelInputs in = random_inputs(ScalarType::F8E4M3, s, true, rng);
+      const CpuRun got = run_cpu(c, in, true);
+      const std::string what = std::string(cpu_isa_name(isa)) + " " + s.str();
+      BOOST_TEST_REQUIRE(got.status == 0, what << ": " << got.error);
+      check_close(got.outputs, run_reference(*c.ir, in), what);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(the_avx2_path_agrees_with_the_reference) {

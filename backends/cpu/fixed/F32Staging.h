@@ -2,19 +2,6 @@
 // dense f32 rows (KeySide); the bf16 matrix paths have their own (MatrixStaging.h).
 namespace {
 
-float half_to_float(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
-  float f;
-  if (exponent == 0) {
-    f = float(mantissa) * 5.9604644775390625e-8f;  // subnormal: mantissa * 2^-24
-    return sign ? -f : f;
-  }
-  uint32_t bits = exponent == 31 ? (sign | 0x7f800000u | (mantissa << 13))
-                                 : (sign | ((exponent + 112) << 23) | (mantissa << 13));
-  memcpy(&f, &bits, 4);
-  return f;
-}
-
 float bf16_to_float(uint16_t h) {
   uint32_t bits = uint32_t(h) << 16;
   float f;
@@ -32,30 +19,6 @@ float read_io(const char* p) {
   memcpy(&h, p, 2);
   return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
 }
-
-/// An OCP FP8 element as f32: E4M3 (bias 7, no infinities, S.1111.111 NaN) or E5M2 (an f16's
-/// top byte).
-inline float fp8_to_float(uint8_t x) {
-  if (kIoType == IoType::E5M2) return half_to_float(uint16_t(x << 8));
-  const uint32_t sign = uint32_t(x & 0x80u) << 24, exponent = (x >> 3) & 0xfu, mantissa = x & 7u;
-  if (exponent == 15 && mantissa == 7) return NAN;
-  if (exponent == 0) {
-    const float f = float(mantissa) * 0.001953125f;  // subnormal: mantissa * 2^-9
-    return sign ? -f : f;
-  }
-  const uint32_t bits = sign | ((exponent + 120) << 23) | (mantissa << 20);
-  float f;
-  memcpy(&f, &bits, 4);
-  return f;
-}
-
-/// Every FP8 value as f32, built once: the rows' conversion is a table lookup.
-struct Fp8Values {
-  float value[256];
-  Fp8Values() {
-    for (int i = 0; i < 256; ++i) value[i] = fp8_to_float(uint8_t(i));
-  }
-};
 
 /// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
 /// by the compiler), F16C eight at a time for f16 on the paths that have it (ATTN_F16C); FP8
@@ -95,7 +58,6 @@ struct KeySide {
   int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
   int64_t src_cols = 0;                     // its last extent
   KeyPages pages;                           // a paged cache's rows (copied or streamed)
-  Descale scales;                           // FP8: each plane's factor
   KeySide() = default;
   KeySide(const KeySide&) = delete;
   KeySide& operator=(const KeySide&) = delete;
@@ -104,17 +66,17 @@ struct KeySide {
   /// Streamed: rows [row0, row1) of (head h, batch b) as f32 rows of `cols` into `dst`.
   void convert(int64_t h, int64_t b, int64_t row0, int64_t row1, int64_t cols, float* dst) const {
     for (int64_t r = row0; r < row1; ++r, dst += cols) {
-      read_row(src + pages.row(b, r, src_b, src_l) + h * src_h, dst, src_cols, scales.at(b, h));
+      read_row(src + pages.row(b, r, src_b, src_l) + h * src_h, dst, src_cols);
       memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
     }
   }
   /// The f32 paths have one layout: their pipeline computes every row of a tile.
   static bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
-  /// prepare_key_side (below) for rows of `columns` floats, from `paged` pages if it has a table,
-  /// FP8 elements times their plane's factor in `descale`. (`plain_rows`: the f32 paths have no
-  /// decoding layout; false.)
+  /// prepare_key_side (below) for rows of `columns` floats, from `paged` pages if it has a table
+  /// (FP8 elements as they are: their factors apply to the scores and Out, WrapperEntry.h).
+  /// (`plain_rows`: the f32 paths have no decoding layout; false.)
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged,
-               const Descale& descale, bool plain_rows = false);
+               bool plain_rows = false);
   /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
   void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
   /// Streamed: rows [row0, row1) of (head h, batch b) converted into `storage`, as the pipeline's
@@ -155,7 +117,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + s.pages.row(b, r, sb, sl) + h * sh;
       float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
-      read_row(src, dst, C, s.scales.at(b, h));
+      read_row(src, dst, C);
       memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
@@ -165,14 +127,14 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
 /// Inline member, defined after prepare_key_side: the backward calls prepare_key_side alone, and an
 /// out-of-line member it never calls would be an unused function there.
 inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream,
-                             const KeyPages& paged, const Descale& descale, bool) {
-  cols = columns, pages = paged, scales = descale;
+                             const KeyPages& paged, bool) {
+  cols = columns, pages = paged;
   return prepare_key_side(uc, t, name, columns, stream, *this);
 }
 
 /// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's
 /// q buffer; `row(r)` is where row r starts in the caller's tensor, FP8 elements are times
-/// `descale`. (`plain`: always false here.)
+/// `descale`, the scores' factor (q_descale x k_descale). (`plain`: always false here.)
 template <typename RowAddress>
 void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, float descale, Plane& plane,
                       bool) {

@@ -14,6 +14,14 @@ struct MatrixScratch {
 };
 thread_local MatrixScratch matrix_scratch;
 
+/// The factor of a tile's scores that fixed/MatrixStaging.h's stage_query_tile keeps in the f32
+/// after Q's elements: FP8 kernels' q_descale x k_descale, else 1.
+float scores_factor(const halide_buffer_t* q) {
+  float f;
+  memcpy(&f, q->host + 2 * int64_t(q->dim[0].extent) * q->dim[1].extent, 4);
+  return f;
+}
+
 /// The columns of the products that hold queries: the tile's first `rows` rows, in blocks of 16.
 int64_t live_columns(int32_t rows) {
   const int64_t n = (int64_t(rows) + 15) / 16 * 16;
@@ -79,6 +87,19 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
       for (int64_t col = first_vector; col < kMatrixRows; col += 16)
         _mm512_mask_storeu_ps(C + key * ldc + col, col == first_vector ? partial : kAllLanes, _mm512_setzero_ps());
   };
+  // FP8 kernels: the products of exact Q and K times the tile's scores factor (q_descale x
+  // k_descale), over the columns computed; 1 (every other kernel) leaves them.
+  const float factor_value = scores_factor(q);
+  auto descale = [&](int64_t computed) {
+    if (factor_value == 1.0f) return;
+    const __m512 factor = _mm512_set1_ps(factor_value);
+    for (int64_t key = 0; key < keys; ++key)
+      for (int64_t col = 0; col < computed; col += 16) {
+        const __mmask16 lanes = computed - col < 16 ? __mmask16((1u << (computed - col)) - 1) : kAllLanes;
+        float* c = C + key * ldc + col;
+        _mm512_mask_storeu_ps(c, lanes, _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, c), factor));
+      }
+  };
   if (decoding) {
     const int64_t D = q->dim[0].extent;
     DecodeRows key_rows{K, lda, nullptr};
@@ -87,6 +108,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
       decode_scores<4>(Q, key_rows, keys, D, C, ldc);
     else
       decode_scores<8>(Q, key_rows, keys, D, C, ldc);
+    descale(rows <= 4 ? 4 : 8);
     zero_padding(rows <= 4 ? 4 : 8);
     return 0;
   }
@@ -103,6 +125,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
     matrix_product(s.a.data(), D_pad, kKeyStep, Q, D_pad, s.c.data(), kMatrixRows, kKeyStep, N, false);
     for (int64_t r = 0; r < tail; ++r) memcpy(C + (whole + r) * ldc, s.c.data() + r * kMatrixRows, size_t(N) * 4);
   }
+  descale(N);
   return 0;
 }
 

@@ -1,30 +1,61 @@
 // The bf16 matrix paths' staging (amx, avx512bf16): Q, K and V in the layouts the extern stages
 // read (fixed/MatrixExterns.h), with the same interface as the f32 paths' KeySide (KeyStage,
-// ValueStage, stage_query_tile). Plain C++: the conversions are copies of bf16 bits.
+// ValueStage, stage_query_tile). Plain C++: the conversions are copies of bf16 bits, or for FP8
+// kernels of each element's exact bf16 value (the descale factors apply to the scores and to Out).
 namespace {
 
-static_assert(kIoType == IoType::BF16, "the matrix paths read bf16 Q, K and V (fp8 kernels take the f32 paths)");
+static_assert(kIoType == IoType::BF16 || kFp8, "the matrix paths read bf16 or FP8 Q, K and V");
 
 constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product (an AMX tile's row)
 constexpr int64_t kDecodeRows = 8;   // query rows a task may have for the decoding layout
+constexpr int64_t kInBytes = kFp8 ? 1 : 2;  // bytes of an element of Q, K and V
+
+/// Every FP8 value's bf16 bits (exact: bf16 has FP8's exponents and more mantissa), built once.
+struct Fp8Bf16 {
+  uint16_t bits[256];
+  Fp8Bf16() {
+    const Fp8Values fp8;
+    for (int i = 0; i < 256; ++i) bits[i] = float_to_bf16(fp8.value[i]);
+  }
+};
+
+/// `n` elements of Q, K or V as bf16 at `dst`: a copy, or FP8 elements' values (a table lookup).
+inline void read_bf16_row(const char* src, uint16_t* dst, int64_t n) {
+  if (!kFp8) {
+    memcpy(dst, src, size_t(n) * 2);
+    return;
+  }
+  static const Fp8Bf16 fp8;
+  for (int64_t c = 0; c < n; ++c) dst[c] = fp8.bits[uint8_t(src[c])];
+}
+
 
 /// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a
 /// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory); or, `plain`
-/// (the decoding layout), as rows [kTileQ][D]. (The descale factor: bf16 has none; 1.)
+/// (the decoding layout), as rows [kTileQ][D]; then, in the f32 after them, `descale`: the scores'
+/// factor (FP8: q_descale x k_descale, else 1), which the Q·Kᵀ extern applies to its products
+/// (fixed/MatrixExterns.h, scores_factor), so that Q and K stay exact.
 template <typename RowAddress>
-void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, float, Plane& plane,
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, float descale, Plane& plane,
                       bool plain) {
   const int64_t D_pad = round_up(D, kMatrixStep);
-  storage.resize(size_t(kTileQ * D_pad / 2));
+  storage.resize(size_t(kTileQ * D_pad / 2 + 1));
   uint16_t* dst = reinterpret_cast<uint16_t*>(storage.data());
   memset(dst, 0, size_t(kTileQ * D_pad) * 2);
+  storage[size_t(kTileQ * D_pad / 2)] = descale;
   if (plain) {
-    for (int64_t r = 0; r < rows; ++r) memcpy(dst + r * D_pad, row(r), size_t(D) * 2);
+    for (int64_t r = 0; r < rows; ++r) read_bf16_row(row(r), dst + r * D_pad, D);
     plane.set_u16(reinterpret_cast<uintptr_t>(dst), D_pad, kTileQ, D_pad);
     return;
   }
+  thread_local std::vector<uint16_t> converted;  // an FP8 row as bf16
+  converted.resize(kFp8 ? size_t(D) : 0);
   for (int64_t r = 0; r < rows; ++r) {  // a pair of elements at a time (one 32-bit copy)
     const char* src = row(r);
+    if (kFp8) {
+      read_bf16_row(src, converted.data(), D);
+      src = reinterpret_cast<const char*>(converted.data());
+    }
     for (int64_t p = 0; p < D / 2; ++p) memcpy(dst + p * (2 * kTileQ) + 2 * r, src + 4 * p, 4);
     if (D % 2) memcpy(dst + (D / 2) * (2 * kTileQ) + 2 * r, src + 2 * (D - 1), 2);
   }
@@ -32,9 +63,9 @@ void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowA
 }
 
 /// K as bf16 rows of D_pad elements: the caller's tensor in place when its rows are that already
-/// (D a multiple of a k-step, the usual case, and not in pages), else a zero-padded copy, whole or
-/// (decoding) of the rows a task is about to visit. The decoding layout reads a paged
-/// cache's rows where they are, through their addresses (KeyPages::addresses).
+/// (bf16, D a multiple of a k-step, the usual case, and not in pages), else a zero-padded copy
+/// (FP8: converted), whole or (decoding) of the rows a task is about to visit. The decoding layout
+/// reads a bf16 paged cache's rows where they are, through their addresses (KeyPages::addresses).
 struct MatrixKeys {
   const char* base = nullptr;  // in place or the copy: rows of D_pad u16
   int64_t sb = 0, sh = 0, sl = 0;  // its strides in elements
@@ -47,26 +78,27 @@ struct MatrixKeys {
 
   void copy_rows(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst) const {
     for (int64_t r = row0; r < row1; ++r, dst += D_pad) {
-      memcpy(dst, src + pages.row(b, r, src_b, src_l) + h * src_h, size_t(D) * 2);
+      read_bf16_row(src + pages.row(b, r, src_b, src_l) + h * src_h, dst, D);
       memset(dst + D, 0, size_t(D_pad - D) * 2);
     }
   }
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream, const KeyPages& paged,
-               const Descale& /*bf16: none*/, bool plain_rows) {
+               bool plain_rows) {
     const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
     D = head_dim, D_pad = round_up(head_dim, kMatrixStep), pages = paged;
-    // A paged cache's rows are read through their addresses in the decoding layout; otherwise they
-    // are copied as any other K, once when many tasks read the plane (a prefill chunk's tiles).
-    addressed = plain_rows && pages.table;
+    // A bf16 paged cache's rows are read through their addresses in the decoding layout; otherwise
+    // they are copied as any other K, once when many tasks read the plane (a prefill chunk's tiles).
+    addressed = plain_rows && pages.table && !kFp8;
     if (addressed) stream = true;
     const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
     if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
-    if (D == D_pad && !pages.table) {
+    if (D == D_pad && !pages.table && !kFp8) {
       base = base_of(t), sb = stride_of(t, 0), sh = stride_of(t, 1), sl = row_stride;
       return true;
     }
-    src = base_of(t), src_b = stride_of(t, 0) * 2, src_h = stride_of(t, 1) * 2, src_l = stride_of(t, 2) * 2;
+    src = base_of(t), src_b = stride_of(t, 0) * kInBytes, src_h = stride_of(t, 1) * kInBytes;
+    src_l = stride_of(t, 2) * kInBytes;
     if (stream) return streamed = true;
     copy.resize(size_t(B * H * L * D_pad));
     sl = D_pad, sh = L * D_pad, sb = H * L * D_pad;
@@ -91,7 +123,8 @@ struct MatrixKeys {
 /// V transposed in blocks of 32 keys, [keys / 32][Dv_pad][32] u16 per key/value plane (rows past
 /// Dv and keys past Lk zero): P·V's A operand, each k-step's tile rows 64 bytes apart. Whole, or
 /// (decoding) for the keys a task is about to visit. In the decoding layout (`plain`), V's rows as
-/// they are: in place, or in their pages through their addresses (KeyPages::addresses).
+/// they are: in place, or in their pages through their addresses (KeyPages::addresses); FP8 rows
+/// converted, piece by piece.
 struct MatrixValues {
   /// Whether a call takes the decoding layout: Q, K and V as plain bf16 rows, K and V read in place
   /// (fixed/MatrixDecode.h's products), when every task has at most kDecodeRows query rows
@@ -115,9 +148,9 @@ struct MatrixValues {
     thread_local std::vector<uint16_t> rows;
     rows.resize(size_t(2 * Dv));
     for (int64_t key = row0; key < row1; key += 2) {
-      memcpy(rows.data(), head + pages.row(b, key, src_b, src_l), size_t(Dv) * 2);
+      read_bf16_row(head + pages.row(b, key, src_b, src_l), rows.data(), Dv);
       if (key + 1 < row1)
-        memcpy(rows.data() + Dv, head + pages.row(b, key + 1, src_b, src_l), size_t(Dv) * 2);
+        read_bf16_row(head + pages.row(b, key + 1, src_b, src_l), rows.data() + Dv, Dv);
       else
         memset(rows.data() + Dv, 0, size_t(Dv) * 2);
       const uint16_t *a = rows.data(), *n = rows.data() + Dv;
@@ -127,7 +160,7 @@ struct MatrixValues {
     }
   }
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream, const KeyPages& paged,
-               const Descale& /*bf16: none*/, bool plain_rows) {
+               bool plain_rows) {
     const int64_t B = t->shape[0];
     H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, pages = paged, plain = plain_rows;
     blocks = (L + kMatrixStep - 1) / kMatrixStep;
@@ -135,8 +168,9 @@ struct MatrixValues {
                                 : blocks * block_size() >= (int64_t(1) << 31);
     if (too_long)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
-    src = base_of(t), src_b = stride_of(t, 0) * 2, src_h = stride_of(t, 1) * 2, src_l = stride_of(t, 2) * 2;
-    if (plain) return streamed = pages.table != nullptr, true;
+    src = base_of(t), src_b = stride_of(t, 0) * kInBytes, src_h = stride_of(t, 1) * kInBytes;
+    src_l = stride_of(t, 2) * kInBytes;
+    if (plain) return streamed = pages.table != nullptr || kFp8, true;
     if (stream) return streamed = true;
     copy.resize(size_t(B * H * blocks * block_size()));
     return parallel_for(uc, int(B * H), [&](int task) {
@@ -150,7 +184,14 @@ struct MatrixValues {
                   block_size());
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
-    if (plain) return pages.addresses(src + h * src_h, src_b, src_l, row0, row1, storage, plane);
+    if (plain && !kFp8) return pages.addresses(src + h * src_h, src_b, src_l, row0, row1, storage, plane);
+    if (plain) {  // FP8 rows converted, plain
+      storage.resize(size_t((row1 - row0) * Dv / 2 + 1));
+      uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
+      for (int64_t r = row0; r < row1; ++r)
+        read_bf16_row(src + pages.row(b, r, src_b, src_l) + h * src_h, rows + (r - row0) * Dv, Dv);
+      return plane.set_u16(reinterpret_cast<uintptr_t>(rows) - uintptr_t(2 * row0 * Dv), Dv, row1, Dv);
+    }
     const int64_t count = (row1 - row0 + kMatrixStep - 1) / kMatrixStep;
     storage.resize(size_t(count * block_size() / 2 + 1));
     uint16_t* cols = reinterpret_cast<uint16_t*>(storage.data());

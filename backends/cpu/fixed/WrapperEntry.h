@@ -61,6 +61,14 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   int64_t mb = max_out ? stride_of(max_out, 0) : 0, mh = max_out ? stride_of(max_out, 1) : 0;
   int64_t ml = max_out ? stride_of(max_out, 2) : 0;
   ATTN_ROW_FUNCTIONS
+  const int64_t groups = Hq / Hkv;
+  // FP8 kernels' descale factors per (batch entry, key/value head), checked by the entry point. K
+  // and V are staged as they are: q_descale x k_descale multiplies the scores (it goes with the
+  // query tile), v_descale Out (write_row).
+  const bool descaled = args->abi_version >= 7;
+  const Descale q_scale = descale_of(descaled ? args->q_descale : nullptr, b0);
+  const Descale k_scale = descale_of(descaled ? args->k_descale : nullptr, b0);
+  const Descale v_scale = descale_of(descaled ? args->v_descale : nullptr, b0);
   // Out = P·V / sum, LSE and the row max of one finished row, in the caller's layout and type, after
   // the sink: a row that nothing reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv`
   // is unnormalized, `max` in log2 units. False (with the message written) for an out-of-range read.
@@ -76,7 +84,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
                     (long long)(q0 + qr)), false;
     }
     const bool reached = sum != 0.0f;
-    float inv = reached ? scale / sum : 0.0f;
+    float inv = reached ? scale / sum * (kFp8 ? v_scale.at(b, hr / groups) : 1.0f) : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
     if (reached)
       write_io_row(dst, pv, inv, Dv);
@@ -95,7 +103,6 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     return 0;
   }
   int64_t Dv_pad = round_up(Dv, kLanes);
-  int64_t groups = Hq / Hkv;
   // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
   // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
   // when the mask and score do not read the head index.
@@ -107,17 +114,13 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
-  // The pipeline's `decoding`: 0, 1 (K and V rows in place) or 2 (a paged cache's row addresses).
-  const int32_t decoding_layout = decoding ? (at.pages.table ? 2 : 1) : 0;
-  // FP8 kernels' descale factors per (batch entry, key/value head), checked by the entry point.
-  const bool descaled = args->abi_version >= 7;
-  const Descale q_scale = descale_of(descaled ? args->q_descale : nullptr, b0);
-  const Descale k_scale = descale_of(descaled ? args->k_descale : nullptr, b0);
-  const Descale v_scale = descale_of(descaled ? args->v_descale : nullptr, b0);
+  // The pipeline's `decoding`: 0, 1 (K and V as rows, in place or FP8's converted copies) or 2 (a
+  // bf16 paged cache's row addresses).
+  const int32_t decoding_layout = decoding ? (at.pages.table && !kFp8 ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, k_scale, decoding) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, v_scale, decoding))
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -197,7 +200,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     Plane q_tile, out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     stage_query_tile(scratch.q, D, rows, [&](int64_t r) {
       return q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
-    }, q_scale.at(b, h / groups), q_tile, decoding);
+    }, q_scale.at(b, h / groups) * k_scale.at(b, h / groups), q_tile, decoding);
     Plane k_head, v_head;
     if (!k.streamed) k.head(h / groups, b, Lk, k_head);
     if (!v.streamed) v.head(h / groups, b, Lk, v_head);

@@ -1871,9 +1871,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 433 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 471 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 193 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 155 lines]
 
 namespace {
 
@@ -1910,6 +1910,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   int64_t ml = max_out ? stride_of(max_out, 2) : 0;
   constexpr bool kHasSink = false;  // the kernel sets no sink
   auto sink_logit = [](int32_t, int32_t, int32_t, RowLoadError&) { return -INFINITY; };
+  const int64_t groups = Hq / Hkv;
+  // FP8 kernels' descale factors per (batch entry, key/value head), checked by the entry point. K
+  // and V are staged as they are: q_descale x k_descale multiplies the scores (it goes with the
+  // query tile), v_descale Out (write_row).
+  const bool descaled = args->abi_version >= 7;
+  const Descale q_scale = descale_of(descaled ? args->q_descale : nullptr, b0);
+  const Descale k_scale = descale_of(descaled ? args->k_descale : nullptr, b0);
+  const Descale v_scale = descale_of(descaled ? args->v_descale : nullptr, b0);
   // Out = P·V / sum, LSE and the row max of one finished row, in the caller's layout and type, after
   // the sink: a row that nothing reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv`
   // is unnormalized, `max` in log2 units. False (with the message written) for an out-of-range read.
@@ -1925,7 +1933,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
                     (long long)(q0 + qr)), false;
     }
     const bool reached = sum != 0.0f;
-    float inv = reached ? scale / sum : 0.0f;
+    float inv = reached ? scale / sum * (kFp8 ? v_scale.at(b, hr / groups) : 1.0f) : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
     if (reached)
       write_io_row(dst, pv, inv, Dv);
@@ -1944,7 +1952,6 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
     return 0;
   }
   int64_t Dv_pad = round_up(Dv, kLanes);
-  int64_t groups = Hq / Hkv;
   // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
   // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
   // when the mask and score do not read the head index.
@@ -1956,17 +1963,13 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
-  // The pipeline's `decoding`: 0, 1 (K and V rows in place) or 2 (a paged cache's row addresses).
-  const int32_t decoding_layout = decoding ? (at.pages.table ? 2 : 1) : 0;
-  // FP8 kernels' descale factors per (batch entry, key/value head), checked by the entry point.
-  const bool descaled = args->abi_version >= 7;
-  const Descale q_scale = descale_of(descaled ? args->q_descale : nullptr, b0);
-  const Descale k_scale = descale_of(descaled ? args->k_descale : nullptr, b0);
-  const Descale v_scale = descale_of(descaled ? args->v_descale : nullptr, b0);
+  // The pipeline's `decoding`: 0, 1 (K and V as rows, in place or FP8's converted copies) or 2 (a
+  // bf16 paged cache's row addresses).
+  const int32_t decoding_layout = decoding ? (at.pages.table && !kFp8 ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, k_scale, decoding) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, v_scale, decoding))
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -1982,14 +1985,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 133-204, 72 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 136-207, 72 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 206-239, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 209-242, 34 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(rows), decoding_layout, int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 242-288, 47 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 245-291, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 290-303, 14 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 293-306, 14 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -2031,4 +2034,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 18264 lines, hash 491c3a8676fe2d25]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 18273 lines, hash 5f049f30596b5eb8]
