@@ -1,7 +1,7 @@
 // The bf16 matrix paths' staging (amx, avx512bf16): Q, K and V in the layouts the extern stages
 // read (fixed/MatrixExterns.h), with the same interface as the f32 paths' KeySide (KeyStage,
-// ValueStage, stage_query_tile). Plain C++: the conversions are copies of bf16 bits, or for FP8
-// kernels of each element's exact bf16 value (the descale factors apply to the scores and to Out).
+// ValueStage, stage_query_tile). The conversions are copies of bf16 bits, or for FP8 kernels each
+// element's exact bf16 value (AVX-512BW lookups; the descale factors apply to the scores and Out).
 namespace {
 
 static_assert(kIoType == IoType::BF16 || kFp8, "the matrix paths read bf16 or FP8 Q, K and V");
@@ -19,14 +19,27 @@ struct Fp8Bf16 {
   }
 };
 
-/// `n` elements of Q, K or V as bf16 at `dst`: a copy, or FP8 elements' values (a table lookup).
+/// `n` elements of Q, K or V as bf16 at `dst`: a copy, or FP8 elements' values from the table, 32
+/// at a time: two vpermt2w look up the low six bits in the table's first 64 and next 64 entries,
+/// bit 6 picks one, and the sign moves to bit 15 (the table's upper half is its lower half signed).
 inline void read_bf16_row(const char* src, uint16_t* dst, int64_t n) {
   if (!kFp8) {
     memcpy(dst, src, size_t(n) * 2);
     return;
   }
   static const Fp8Bf16 fp8;
-  for (int64_t c = 0; c < n; ++c) dst[c] = fp8.bits[uint8_t(src[c])];
+  const __m512i t0 = _mm512_loadu_si512(fp8.bits), t1 = _mm512_loadu_si512(fp8.bits + 32);
+  const __m512i t2 = _mm512_loadu_si512(fp8.bits + 64), t3 = _mm512_loadu_si512(fp8.bits + 96);
+  int64_t c = 0;
+  for (; c + 32 <= n; c += 32) {
+    const __m512i x = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + c)));
+    const __mmask32 upper = _mm512_test_epi16_mask(x, _mm512_set1_epi16(0x40));
+    const __m512i bits = _mm512_mask_blend_epi16(upper, _mm512_permutex2var_epi16(t0, x, t1),
+                                                 _mm512_permutex2var_epi16(t2, x, t3));
+    const __m512i sign = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x80)), 8);
+    _mm512_storeu_si512(dst + c, _mm512_or_si512(bits, sign));
+  }
+  for (; c < n; ++c) dst[c] = fp8.bits[uint8_t(src[c])];
 }
 
 

@@ -304,4 +304,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30748 lines, hash 47496019dfeacdd7]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30774 lines, hash c72d5b1cc3754a2d]
