@@ -1,6 +1,7 @@
 // Compiles the bf16 matrix paths' fixed code (fixed/MatrixStaging.h, MatrixAmx.h, MatrixDpbf16.h,
-// MatrixExterns.h) as C++17, in the order and context an emitted kernel's amx and avx512bf16 paths
-// hold it (each in its own namespace and target region), with stand-ins for the ATTN_*
+// MatrixDecode.h, MatrixExterns.h) as C++17, in the order and context an emitted kernel's amx and
+// avx512bf16 paths hold it (each in its own namespace and target region; the amx path of an FP8
+// kernel too), with stand-ins for the ATTN_*
 // placeholders: the build fails when one does not compile. CheckFixedCode.cpp does the same for
 // the code every path shares.
 #include <HalideRuntime.h>  // halide_buffer_t: an emitted kernel carries Halide's copy
@@ -61,12 +62,17 @@ namespace check_amx {
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16")
 #endif
-namespace check_avx512bf16 {  // the staging is the amx path's, checked above
+namespace check_avx512bf16 {
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
 #include "backends/cpu/fixed/MatrixDpbf16.h"
 #include "backends/cpu/fixed/MatrixDecode.h"
 #define ATTN_MATRIX_EXTERNS_qk check_dpbf16_qk
 #define ATTN_MATRIX_EXTERNS_softmax_pv check_dpbf16_softmax_pv
 #include "backends/cpu/fixed/MatrixExterns.h"
+#undef ATTN_MATRIX_EXTERNS_qk
+#undef ATTN_MATRIX_EXTERNS_softmax_pv
 }  // namespace check_avx512bf16
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -74,21 +80,61 @@ namespace check_avx512bf16 {  // the staging is the amx path's, checked above
 #pragma GCC pop_options
 #endif
 
+// The amx path of an FP8 kernel (e4m3): K and V bytes, read in place by the decoding layout.
+#undef ATTN_IO_TYPE
+#define ATTN_IO_TYPE IoType::E4M3
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16")
+#endif
+namespace check_amx_fp8 {
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
+#include "backends/cpu/fixed/MatrixAmx.h"
+#include "backends/cpu/fixed/MatrixDecode.h"
+#define ATTN_MATRIX_EXTERNS_qk check_amx_fp8_qk
+#define ATTN_MATRIX_EXTERNS_softmax_pv check_amx_fp8_softmax_pv
+#include "backends/cpu/fixed/MatrixExterns.h"
+#undef ATTN_MATRIX_EXTERNS_qk
+#undef ATTN_MATRIX_EXTERNS_softmax_pv
+}  // namespace check_amx_fp8
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
 // Every function the paths' stages and staging define is used, as in an emitted source.
+#define ATTN_CHECK_STAGING(ns)                                                                                  \
+  do {                                                                                                         \
+    ns::Plane plane;                                                                                           \
+    ns::MatrixKeys keys;                                                                                       \
+    ns::MatrixValues values;                                                                                   \
+    if (!ns::check_tensor(nullptr, t, "t", 4, false)) return -1;                                               \
+    ns::write_io(static_cast<char*>(t->data), 0.0f);                                                           \
+    if (!keys.prepare(nullptr, t, "k", 64, false, {}, false) || !values.prepare(nullptr, t, "v", 64, false, {}, false)) \
+      return -1;                                                                                               \
+    keys.head(0, 0, 1, plane), keys.piece(0, 0, 0, 1, storage, plane);                                         \
+    values.head(0, 0, 1, plane), values.piece(0, 0, 0, 1, storage, plane);                                     \
+    ns::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, 1.0f, plane, \
+                         false);                                                                               \
+  } while (0)
+
 int attn_matrix_code_check(bool amx, halide_buffer_t* s, halide_buffer_t* k, halide_buffer_t* out, const DLTensor* t) {
   std::vector<float> storage;
-  check_amx::Plane plane;
-  check_amx::MatrixKeys keys;
-  check_amx::MatrixValues values;
   if (amx) {
-    if (!check_amx::check_tensor(nullptr, t, "t", 4, false)) return -1;
-    check_amx::write_io(static_cast<char*>(t->data), 0.0f);
-    if (!keys.prepare(nullptr, t, "k", 64, false, {}, false) || !values.prepare(nullptr, t, "v", 64, false, {}, false)) return -1;
-    keys.head(0, 0, 1, plane), keys.piece(0, 0, 0, 1, storage, plane);
-    values.head(0, 0, 1, plane), values.piece(0, 0, 0, 1, storage, plane);
-    check_amx::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, 1.0f, plane, false);
+    ATTN_CHECK_STAGING(check_amx);
     return check_amx::check_amx_qk(s, k, 1, 0, out) + check_amx::check_amx_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, 1, 0, out);
   }
+  if (t->dtype.bits == 8) {
+    ATTN_CHECK_STAGING(check_amx_fp8);
+    return check_amx_fp8::check_amx_fp8_qk(s, k, 1, 0, out) +
+           check_amx_fp8::check_amx_fp8_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, 1, 0, out);
+  }
+  ATTN_CHECK_STAGING(check_avx512bf16);
   return check_avx512bf16::check_dpbf16_qk(s, k, 1, 0, out) +
          check_avx512bf16::check_dpbf16_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, 1, 0, out);
 }

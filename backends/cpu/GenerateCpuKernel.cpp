@@ -301,8 +301,10 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     if (ir.sink.defined()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = path_code(target.isa, halide);
-    path.body += matrix_code(target.isa, pipeline);
     path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
+    // After the wrapper (Halide declares the extern stages it calls): the externs read the kernel's
+    // constants and the staging's FP8 lookup.
+    path.body += matrix_code(target.isa, pipeline);
     paths.push_back(std::move(path));
   }
   std::ostringstream s;

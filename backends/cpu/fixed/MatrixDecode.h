@@ -3,16 +3,35 @@
 // products are otherwise as wide as 16 query rows at least; with 1 to 8 rows they put the head
 // dimension (Q·Kᵀ) or the value columns (P·V) on the vector lanes instead, so that the work follows
 // the rows that hold queries and K and V are read in place, once: decoding is a stream of K and V.
-// vdpbf16ps on both paths (every AMX CPU has AVX512-BF16).
+// vdpbf16ps on both paths (every AMX CPU has AVX512-BF16). An FP8 kernel's K and V rows are read
+// in place too, each 32 elements converted to bf16 in registers (fixed/MatrixStaging.h's Fp8Lookup).
 namespace {
 
+/// An element of K and V as the decoding layout reads them: bf16, or an FP8 kernel's byte.
+template <bool Fp8>
+struct DecodeElementOf {
+  using type = uint16_t;
+};
+template <>
+struct DecodeElementOf<true> {
+  using type = uint8_t;
+};
+using DecodeElement = DecodeElementOf<kFp8>::type;
+
 /// Key or value rows where the decoding layout finds them, key-indexed: `stride` elements apart from
-/// `base`, or (a paged cache) at the addresses in `at`.
+/// `base` (bf16 only), or (a paged cache, FP8 rows) at the addresses in `at`.
 struct DecodeRows {
-  const uint16_t* base = nullptr;
+  const DecodeElement* base = nullptr;
   int64_t stride = 0;
-  const uint16_t* const* at = nullptr;
-  const uint16_t* row(int64_t key) const { return at ? at[key] : base + key * stride; }
+  const DecodeElement* const* at = nullptr;
+  const DecodeElement* row(int64_t key) const { return at ? at[key] : base + key * stride; }
+};
+
+/// 32 elements of a K or V row as bf16 pairs' operand: loaded, or FP8 converted.
+struct RowLoader {
+  Fp8Lookup fp8;
+  __m512bh operator()(const uint16_t* p) const { return (__m512bh)_mm512_loadu_si512(p); }
+  __m512bh operator()(const uint8_t* p) const { return (__m512bh)fp8.convert(p); }
 };
 
 /// Sixteen dot products, 16 lanes each (v[4 j + q]: row j, key q), summed to one vector whose
@@ -38,16 +57,17 @@ inline __m512 sum_sixteen(const __m512* v) {
 /// rows D apart) and keys [0, keys) of K, four keys at a time (16 accumulators); D a multiple of
 /// 32. Each key's row is loaded once for the four rows, each row of Q once for the four keys.
 inline void decode_scores_rows(const uint16_t* Q, const DecodeRows& K, int64_t keys, int64_t D, float* C, int64_t ldc) {
+  const RowLoader load;
   int64_t key = 0;
   for (; key + 4 <= keys; key += 4) {
     __m512 acc[16];
 #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
-    const uint16_t* const rows[4] = {K.row(key), K.row(key + 1), K.row(key + 2), K.row(key + 3)};
+    const DecodeElement* const rows[4] = {K.row(key), K.row(key + 1), K.row(key + 2), K.row(key + 3)};
     for (int64_t d = 0; d < D; d += 32) {
       __m512bh k[4];
 #pragma GCC unroll 4
-      for (int q = 0; q < 4; ++q) k[q] = (__m512bh)_mm512_loadu_si512(rows[q] + d);
+      for (int q = 0; q < 4; ++q) k[q] = load(rows[q] + d);
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
         const __m512bh qj = (__m512bh)_mm512_loadu_si512(Q + j * D + d);
@@ -65,9 +85,9 @@ inline void decode_scores_rows(const uint16_t* Q, const DecodeRows& K, int64_t k
     __m512 acc[16];
 #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
-    const uint16_t* const row = K.row(key);
+    const DecodeElement* const row = K.row(key);
     for (int64_t d = 0; d < D; d += 32) {
-      const __m512bh k = (__m512bh)_mm512_loadu_si512(row + d);
+      const __m512bh k = load(row + d);
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j)
         acc[4 * j] = _mm512_dpbf16_ps(acc[4 * j], (__m512bh)_mm512_loadu_si512(Q + j * D + d), k);
@@ -95,6 +115,7 @@ inline int64_t decoded_column(int64_t c) { return c / 32 * 32 + c % 8 / 4 * 16 +
 template <int Rows, int Z>
 void decode_values_block(const DecodeRows& V, int64_t col, int64_t keys, const uint16_t* P, float* acc_out, int64_t Dv,
                          bool accumulate) {
+  const RowLoader load;
   __m512 acc[Rows][2 * Z];  // kept in registers: every loop over them unrolled, as -O2 does not
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r)
@@ -103,12 +124,12 @@ void decode_values_block(const DecodeRows& V, int64_t col, int64_t keys, const u
       acc[r][v] = accumulate ? _mm512_loadu_ps(acc_out + r * Dv + 16 * v) : _mm512_setzero_ps();
   for (int64_t key = 0; key < keys; key += 2) {
     __m512bh pairs[2 * Z];
-    const uint16_t* const first = V.row(key) + col;
-    const uint16_t* const second = key + 1 < keys ? V.row(key + 1) + col : nullptr;
+    const DecodeElement* const first = V.row(key) + col;
+    const DecodeElement* const second = key + 1 < keys ? V.row(key + 1) + col : nullptr;
 #pragma GCC unroll 2
     for (int z = 0; z < Z; ++z) {
-      const __m512i a = _mm512_loadu_si512(first + 32 * z);
-      const __m512i b = second ? _mm512_loadu_si512(second + 32 * z) : _mm512_setzero_si512();
+      const __m512i a = (__m512i)load(first + 32 * z);
+      const __m512i b = second ? (__m512i)load(second + 32 * z) : _mm512_setzero_si512();
       pairs[2 * z] = (__m512bh)_mm512_unpacklo_epi16(a, b);
       pairs[2 * z + 1] = (__m512bh)_mm512_unpackhi_epi16(a, b);
     }

@@ -65,9 +65,9 @@ __m512i bf16_pairs(__m512 a, __m512 b) {
 /// [D_pad / 2][rows][2]) against K's rows (bf16, D_pad each), for the tile's first `rows` rows in
 /// blocks of 16 (the others are padding, left unwritten). Keys in blocks of 32; a last block of
 /// fewer is copied into a zero-filled block first, so no row past the chunk is read or written.
-/// `decoding` (1, or 2 for a paged cache): Q is plain rows [kTileQ][D_pad], at most kDecodeRows
-/// rows hold queries, and K is rows in place (1) or their addresses (2, KeyPages::addresses;
-/// fixed/MatrixDecode.h).
+/// `decoding` (1, or 2 for a paged cache and FP8 rows): Q is plain rows [kTileQ][D_pad], at most
+/// kDecodeRows rows hold queries, and K is bf16 rows in place (1) or their addresses (2,
+/// KeyPages::addresses; fixed/MatrixDecode.h).
 extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, int32_t rows, int32_t decoding,
                                       halide_buffer_t* out) {
   if (!out->host) return 0;  // bounds query: the whole of Q and K's buffers, as given
@@ -102,8 +102,11 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
   };
   if (decoding) {
     const int64_t D = q->dim[0].extent;
-    DecodeRows key_rows{K, lda, nullptr};
-    if (decoding == 2) key_rows.at = reinterpret_cast<const uint16_t* const*>(k->host) + (first - k->dim[1].min);
+    DecodeRows key_rows;
+    if (decoding == 2)
+      key_rows.at = reinterpret_cast<const DecodeElement* const*>(k->host) + (first - k->dim[1].min);
+    else
+      key_rows.base = reinterpret_cast<const DecodeElement*>(K), key_rows.stride = lda;  // bf16
     if (rows <= 4)
       decode_scores<4>(Q, key_rows, keys, D, C, ldc);
     else
@@ -201,9 +204,11 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
         _mm512_storeu_si512(P + key * kMatrixRows + 32 * r, bf16_pairs(p[0], p[1]));
       }
     if (decoding) {
-      DecodeRows value_rows{Vt + k0 * vs, vs, nullptr};
+      DecodeRows value_rows;
       if (decoding == 2)
-        value_rows.at = reinterpret_cast<const uint16_t* const*>(v->host) + (lo - v->dim[1].min + k0);
+        value_rows.at = reinterpret_cast<const DecodeElement* const*>(v->host) + (lo - v->dim[1].min + k0);
+      else
+        value_rows.base = reinterpret_cast<const DecodeElement*>(Vt + k0 * vs), value_rows.stride = vs;  // bf16
       if (decode_rows == 4)
         decode_values<4>(value_rows, keys, P, C, Dv_pad, k0 > 0);
       else

@@ -19,26 +19,39 @@ struct Fp8Bf16 {
   }
 };
 
-/// `n` elements of Q, K or V as bf16 at `dst`: a copy, or FP8 elements' values from the table, 32
-/// at a time: two vpermt2w look up the low six bits in the table's first 64 and next 64 entries,
-/// bit 6 picks one, and the sign moves to bit 15 (the table's upper half is its lower half signed).
+/// FP8 elements as bf16, 32 at a time in registers (the staging, and the decoding layout's products
+/// reading FP8 rows in place): two vpermt2w look up the low six bits in the table's first 64 and
+/// next 64 entries, bit 6 picks one, and the sign moves to bit 15 (the table's upper half is its
+/// lower half signed). The table is loaded once per object; a bf16 kernel's is zero (unused).
+struct Fp8Lookup {
+  __m512i t0, t1, t2, t3;
+  Fp8Lookup() {
+    t0 = t1 = t2 = t3 = _mm512_setzero_si512();
+    if (!kFp8) return;
+    static const Fp8Bf16 fp8;
+    t0 = _mm512_loadu_si512(fp8.bits), t1 = _mm512_loadu_si512(fp8.bits + 32);
+    t2 = _mm512_loadu_si512(fp8.bits + 64), t3 = _mm512_loadu_si512(fp8.bits + 96);
+  }
+  __m512i convert(const uint8_t* src) const {
+    const __m512i x = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)));
+    const __mmask32 upper = _mm512_test_epi16_mask(x, _mm512_set1_epi16(0x40));
+    const __m512i bits = _mm512_mask_blend_epi16(upper, _mm512_permutex2var_epi16(t0, x, t1),
+                                                 _mm512_permutex2var_epi16(t2, x, t3));
+    return _mm512_or_si512(bits, _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x80)), 8));
+  }
+};
+
+/// `n` elements of Q, K or V as bf16 at `dst`: a copy, or FP8 elements' values (Fp8Lookup; the
+/// last fewer than 32 from the table one by one).
 inline void read_bf16_row(const char* src, uint16_t* dst, int64_t n) {
   if (!kFp8) {
     memcpy(dst, src, size_t(n) * 2);
     return;
   }
   static const Fp8Bf16 fp8;
-  const __m512i t0 = _mm512_loadu_si512(fp8.bits), t1 = _mm512_loadu_si512(fp8.bits + 32);
-  const __m512i t2 = _mm512_loadu_si512(fp8.bits + 64), t3 = _mm512_loadu_si512(fp8.bits + 96);
+  const Fp8Lookup lookup;
   int64_t c = 0;
-  for (; c + 32 <= n; c += 32) {
-    const __m512i x = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + c)));
-    const __mmask32 upper = _mm512_test_epi16_mask(x, _mm512_set1_epi16(0x40));
-    const __m512i bits = _mm512_mask_blend_epi16(upper, _mm512_permutex2var_epi16(t0, x, t1),
-                                                 _mm512_permutex2var_epi16(t2, x, t3));
-    const __m512i sign = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x80)), 8);
-    _mm512_storeu_si512(dst + c, _mm512_or_si512(bits, sign));
-  }
+  for (; c + 32 <= n; c += 32) _mm512_storeu_si512(dst + c, lookup.convert(reinterpret_cast<const uint8_t*>(src + c)));
   for (; c < n; ++c) dst[c] = fp8.bits[uint8_t(src[c])];
 }
 
@@ -78,7 +91,8 @@ void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowA
 /// K as bf16 rows of D_pad elements: the caller's tensor in place when its rows are that already
 /// (bf16, D a multiple of a k-step, the usual case, and not in pages), else a zero-padded copy
 /// (FP8: converted), whole or (decoding) of the rows a task is about to visit. The decoding layout
-/// reads a bf16 paged cache's rows where they are, through their addresses (KeyPages::addresses).
+/// reads a paged cache's rows, and FP8 rows, where they are, through their addresses
+/// (KeyPages::addresses; FP8 converted in registers, fixed/MatrixDecode.h).
 struct MatrixKeys {
   const char* base = nullptr;  // in place or the copy: rows of D_pad u16
   int64_t sb = 0, sh = 0, sl = 0;  // its strides in elements
@@ -99,9 +113,10 @@ struct MatrixKeys {
                bool plain_rows) {
     const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
     D = head_dim, D_pad = round_up(head_dim, kMatrixStep), pages = paged;
-    // A bf16 paged cache's rows are read through their addresses in the decoding layout; otherwise
-    // they are copied as any other K, once when many tasks read the plane (a prefill chunk's tiles).
-    addressed = plain_rows && pages.table && !kFp8;
+    // A paged cache's rows, and FP8 rows, are read through their addresses in the decoding layout;
+    // otherwise they are copied as any other K, once when many tasks read the plane (a prefill
+    // chunk's tiles).
+    addressed = plain_rows && (pages.table || kFp8);
     if (addressed) stream = true;
     const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
     if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
@@ -125,7 +140,7 @@ struct MatrixKeys {
     plane.set_u16(reinterpret_cast<uintptr_t>(base + 2 * (b * sb + h * sh)), D_pad, keys, sl);
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
-    if (addressed) return pages.addresses(src + h * src_h, src_b, src_l, row0, row1, storage, plane);
+    if (addressed) return pages.addresses(src + h * src_h, b, src_b, src_l, row0, row1, storage, plane);
     storage.resize(size_t((row1 - row0) * D_pad / 2 + 1));
     uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
     copy_rows(h, b, row0, row1, rows);
@@ -136,8 +151,7 @@ struct MatrixKeys {
 /// V transposed in blocks of 32 keys, [keys / 32][Dv_pad][32] u16 per key/value plane (rows past
 /// Dv and keys past Lk zero): P·V's A operand, each k-step's tile rows 64 bytes apart. Whole, or
 /// (decoding) for the keys a task is about to visit. In the decoding layout (`plain`), V's rows as
-/// they are: in place, or in their pages through their addresses (KeyPages::addresses); FP8 rows
-/// converted, piece by piece.
+/// they are: bf16 in place, or (a paged cache, FP8) through their addresses (KeyPages::addresses).
 struct MatrixValues {
   /// Whether a call takes the decoding layout: Q, K and V as plain bf16 rows, K and V read in place
   /// (fixed/MatrixDecode.h's products), when every task has at most kDecodeRows query rows
@@ -197,14 +211,7 @@ struct MatrixValues {
                   block_size());
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
-    if (plain && !kFp8) return pages.addresses(src + h * src_h, src_b, src_l, row0, row1, storage, plane);
-    if (plain) {  // FP8 rows converted, plain
-      storage.resize(size_t((row1 - row0) * Dv / 2 + 1));
-      uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
-      for (int64_t r = row0; r < row1; ++r)
-        read_bf16_row(src + pages.row(b, r, src_b, src_l) + h * src_h, rows + (r - row0) * Dv, Dv);
-      return plane.set_u16(reinterpret_cast<uintptr_t>(rows) - uintptr_t(2 * row0 * Dv), Dv, row1, Dv);
-    }
+    if (plain) return pages.addresses(src + h * src_h, b, src_b, src_l, row0, row1, storage, plane);
     const int64_t count = (row1 - row0 + kMatrixStep - 1) / kMatrixStep;
     storage.resize(size_t(count * block_size() / 2 + 1));
     uint16_t* cols = reinterpret_cast<uint16_t*>(storage.data());

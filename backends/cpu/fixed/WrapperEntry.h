@@ -114,9 +114,9 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
-  // The pipeline's `decoding`: 0, 1 (K and V as rows, in place or FP8's converted copies) or 2 (a
-  // bf16 paged cache's row addresses).
-  const int32_t decoding_layout = decoding ? (at.pages.table && !kFp8 ? 2 : 1) : 0;
+  // The pipeline's `decoding`: 0, 1 (bf16 K and V rows in place) or 2 (their row addresses: a paged
+  // cache's, or FP8 rows, read in place too).
+  const int32_t decoding_layout = decoding ? (at.pages.table || kFp8 ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||

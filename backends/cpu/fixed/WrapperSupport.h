@@ -198,15 +198,16 @@ struct KeyPages {
   int64_t row(int64_t b, int64_t r, int64_t batch_stride, int64_t row_stride) const {
     return table ? table[r / page_size] * batch_stride + r % page_size * row_stride : b * batch_stride + r * row_stride;
   }
-  /// The addresses of a paged plane's rows [row0, row1) from `head` (its first row's plane in page
-  /// 0), page by page, into `storage` (used as raw memory), as a u16 plane of four elements (one
-  /// address) per key, key-indexed from 0: what the matrix paths' decoding layout reads from a
-  /// paged cache instead of copies of the rows.
-  void addresses(const char* head, int64_t batch_stride, int64_t row_stride, int64_t row0, int64_t row1,
+  /// The addresses of plane (b, head)'s rows [row0, row1) from `head` (its first row's plane in
+  /// batch entry or page 0), page by page, into `storage` (used as raw memory), as a u16 plane of
+  /// four elements (one address) per key, key-indexed from 0: what the matrix paths' decoding
+  /// layout reads from a paged cache, or FP8 rows, instead of copies of the rows.
+  void addresses(const char* head, int64_t b, int64_t batch_stride, int64_t row_stride, int64_t row0, int64_t row1,
                  std::vector<float>& storage, Plane& plane) const {
     storage.resize(size_t(2 * (row1 - row0) + 1));
     const char** at = reinterpret_cast<const char**>(storage.data());
-    for (int64_t r = row0; r < row1;) {
+    for (int64_t r = row0; r < row1 && !table; ++r) *at++ = head + b * batch_stride + r * row_stride;
+    for (int64_t r = row0; r < row1 && table;) {
       const char* page = head + table[r / page_size] * batch_stride;
       for (int64_t i = r % page_size; i < page_size && r < row1; ++i, ++r) *at++ = page + i * row_stride;
     }

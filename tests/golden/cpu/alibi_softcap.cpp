@@ -139,7 +139,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 471 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 472 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 155 lines]
 
@@ -233,9 +233,9 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
-  // The pipeline's `decoding`: 0, 1 (K and V as rows, in place or FP8's converted copies) or 2 (a
-  // bf16 paged cache's row addresses).
-  const int32_t decoding_layout = decoding ? (at.pages.table && !kFp8 ? 2 : 1) : 0;
+  // The pipeline's `decoding`: 0, 1 (bf16 K and V rows in place) or 2 (their row addresses: a paged
+  // cache's, or FP8 rows, read in place too).
+  const int32_t decoding_layout = decoding ? (at.pages.table || kFp8 ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
@@ -304,4 +304,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30774 lines, hash c72d5b1cc3754a2d]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30845 lines, hash 87c4a3710b1838ee]
