@@ -180,8 +180,8 @@ int main(int argc, char** argv) {
       ->add_option(
           "--cpu-isa", compile.cpu_isa,
           "vector paths of the cpu sources, comma-separated: amx, avx512bf16, avx512, avx2, portable, host "
-          "(default: all; amx and avx512bf16 only for bf16 and FP8 kernels; the first call runs the widest the CPU "
-          "runs)")
+          "(default: all; amx and avx512bf16 only for bf16 and FP8 kernels; the first call runs the widest "
+          "the CPU runs)")
       ->check(emit_options_check([](attn::EmitOptions& o, const std::string& v) { o.cpu_isa = v; }));
 
   BenchOptions bench;
