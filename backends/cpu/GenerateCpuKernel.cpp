@@ -182,8 +182,7 @@ std::string path_names(const std::vector<PathCode>& paths) {
   return s;
 }
 
-/// Whether the x86 paths of a kernel of I/O `dtype` convert f16 with F16C: f16 I/O only, so that
-/// other sources need no <immintrin.h> for it (0.2 s of a cold compile).
+/// Whether the x86 paths of a kernel of I/O `dtype` convert f16 with F16C (fixed/F32Staging.h).
 bool uses_f16c(DType dtype) { return dtype == DType::F16; }
 
 /// Halide's shared prologue, the runtime glue, `planner` (self_plan's, shared by the paths), each
@@ -232,17 +231,12 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
 }
 
 /// The includes of a generated source: the header first, then fixed/SourceIncludes.h (the
-/// backward's with the two headers its entry needs besides), with <immintrin.h> only where a path
-/// uses intrinsics: the matrix paths' AMX tiles and vdpbf16ps, F16C for f16 I/O on the x86 paths.
-std::string includes(const std::string& header_name, bool backward, const std::vector<PathCode>& paths,
-                     DType dtype) {
-  bool matrix = false, x86 = false;
-  for (const PathCode& p : paths) matrix |= is_matrix_isa(p.isa), x86 |= !path_architecture(p.isa).empty();
-  std::string intrinsics;
-  if (matrix)
-    intrinsics = "#include <immintrin.h>  // AMX tiles, vdpbf16ps\n";
-  else if (x86 && uses_f16c(dtype))
-    intrinsics = "#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths\n";
+/// backward's with the two headers its entry needs besides), with <immintrin.h> (0.2 s of a cold
+/// compile) only where a path uses its intrinsics: the matrix paths' AMX tiles and vdpbf16ps.
+std::string includes(const std::string& header_name, bool backward, const std::vector<PathCode>& paths) {
+  bool matrix = false;
+  for (const PathCode& p : paths) matrix |= is_matrix_isa(p.isa);
+  const std::string intrinsics = matrix ? "#include <immintrin.h>  // AMX tiles, vdpbf16ps\n" : "";
   std::string text = fill_all(cpu::cpu_fixed_text("SourceIncludes.h"), "// ATTN_BACKWARD_INCLUDES\n",
                               backward ? "#include <memory>\n#include <new>\n" : "");
   return "#include \"" + header_name + "\"\n\n" + fill_all(text, "// ATTN_INTRINSICS_INCLUDE\n", intrinsics);
@@ -325,7 +319,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     << " I/O), Halide-scheduled. Generated; do not edit.\n"
     << build_banner(paths, name + ".cpp") << "// Entry: int " << src.entry
     << "(const attn_kernel_args*), declared in " << src.header_name << ".\n"
-    << includes(src.header_name, false, paths, ir.options.dtype)
+    << includes(src.header_name, false, paths)
     << assemble_paths(paths, prefix, planner, "attn_kernel_args", src.entry, ir.name, ir.options.dtype);
   src.source = s.str();
   src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
@@ -371,7 +365,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     << " I/O), Halide-scheduled. Generated; do not edit.\n"
     << build_banner(paths, name + "_backward.cpp") << "// Entry: int " << src.entry
     << "(const attn_backward_args*), declared in " << src.header_name << ".\n"
-    << includes(src.header_name, true, paths, ir.options.dtype)
+    << includes(src.header_name, true, paths)
     << assemble_paths(paths, prefix, planner, "attn_backward_args", src.entry, ir.name, ir.options.dtype);
   src.source = s.str();
   std::string guard = "ATTN_GENERATED_" + name + "_BACKWARD_H";
