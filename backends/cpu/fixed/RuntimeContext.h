@@ -20,8 +20,9 @@ void fail(void* user_context, const char* format, ...) {
 }
 
 /// parallel_for's work: body(i) for i in [0, n) on whichever threads take part, a non-zero result
-/// ending it (the first one kept).
-struct Work {
+/// ending it (the first one kept). On the caller's stack, in a cache line of its own: the threads
+/// take jobs from `next` while the caller's frames below it are written.
+struct alignas(64) Work {
   const void* body;
   int (*call)(const void*, int);
   int n;
@@ -57,8 +58,8 @@ class WorkerPool {
       workers_->push_back(t);
     work_ = &work, wanted_ = threads - 1 < int(workers_->size()) ? threads - 1 : int(workers_->size());
     finished_ = 0, ++generation_;
-    pthread_cond_broadcast(&wake_);
     pthread_mutex_unlock(&m_);
+    pthread_cond_broadcast(&wake_);  // after the unlock: a woken worker need not wait for the mutex
     work.take_part();
     pthread_mutex_lock(&m_);
     while (finished_ != wanted_) pthread_cond_wait(&done_, &m_);
@@ -71,8 +72,8 @@ class WorkerPool {
     if (process() != owner_) return;  // a forked child: the threads are the parent's (left, not joined)
     pthread_mutex_lock(&m_);
     stop_ = true;
-    pthread_cond_broadcast(&wake_);
     pthread_mutex_unlock(&m_);
+    pthread_cond_broadcast(&wake_);
     for (pthread_t t : *workers_) pthread_join(t, nullptr);
     delete workers_;
   }

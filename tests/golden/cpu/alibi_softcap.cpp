@@ -36,7 +36,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 18 runtime functions: 274 lines, hash 180f90eb2824b822]
+// [cpu runtime glue for 18 runtime functions: 275 lines, hash fe950690805592d8]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -293,4 +293,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28643 lines, hash cc5daa36495f1c01]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28644 lines, hash a392154babe51f0b]

@@ -36,7 +36,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 17 runtime functions: 267 lines, hash 3ce195d390b85bc3]
+// [cpu runtime glue for 17 runtime functions: 268 lines, hash 334ceb8c8c2523f5]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -2023,4 +2023,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17171 lines, hash d5d84ab1290a9517]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17172 lines, hash 88bf4d251b487855]
