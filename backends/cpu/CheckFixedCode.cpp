@@ -13,14 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <vector>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 #if defined(__F16C__)
-#include <immintrin.h>
-#define ATTN_F16C 1  // as a generated source's AVX paths define it
+#define ATTN_F16C 1  // as an f16 source's AVX paths define it (no <immintrin.h>: F32Staging.h needs none)
 #endif
 
 #include "attn/kernel_abi.h"

@@ -7,6 +7,9 @@
 #include <HalideRuntime.h>  // halide_buffer_t: an emitted kernel carries Halide's copy
 
 #include "backends/cpu/fixed/SourceIncludes.h"
+#if defined(__x86_64__)
+#include <immintrin.h>  // as a bf16 source's includes hold it (its matrix paths' intrinsics)
+#endif
 
 #include "attn/kernel_abi.h"
 

@@ -153,9 +153,11 @@ std::string fill_all(std::string text, const std::string& placeholder, const std
 
 /// `#pragma`s that compile the functions between them for `isa` with g++ and clang++ alike, with
 /// no -m flags: clang's attribute applies to every function, template and lambda declared inside
-/// (fixed/PathTargetBegin.h, fixed/PathTargetEnd.h).
-std::string begin_target(CpuIsa isa) {
-  return fill_all(cpu::cpu_fixed_text("PathTargetBegin.h"), "ATTN_TARGET_FEATURES", target_features(isa));
+/// (fixed/PathTargetBegin.h, fixed/PathTargetEnd.h). `f16c`: the path's staging converts f16 with
+/// F16C (ATTN_F16C, fixed/F32Staging.h).
+std::string begin_target(CpuIsa isa, bool f16c) {
+  return fill_all(fill_all(cpu::cpu_fixed_text("PathTargetBegin.h"), "ATTN_TARGET_FEATURES", target_features(isa)),
+                  "// ATTN_F16C_DEFINE\n", f16c ? "#define ATTN_F16C 1  // the path converts f16 with F16C\n" : "");
 }
 
 std::string end_target() { return cpu::cpu_fixed_text("PathTargetEnd.h"); }
@@ -180,12 +182,15 @@ std::string path_names(const std::vector<PathCode>& paths) {
   return s;
 }
 
+/// Whether the x86 paths of a kernel of I/O `dtype` convert f16 with F16C (fixed/F32Staging.h).
+bool uses_f16c(DType dtype) { return dtype == DType::F16; }
+
 /// Halide's shared prologue, the runtime glue, `planner` (self_plan's, shared by the paths), each
 /// path in its namespace (and target region), then the exported entry that runs the widest path
-/// the CPU runs: the source's text after its includes.
+/// the CPU runs: the source's text after its includes. `dtype`: the kernel's I/O type.
 std::string assemble_paths(const std::vector<PathCode>& paths, const std::string& runtime_prefix,
                            const std::string& planner, const std::string& args_type, const std::string& entry,
-                           const std::string& kernel) {
+                           const std::string& kernel, DType dtype) {
   std::set<std::string> calls;
   for (const PathCode& p : paths) calls.insert(p.runtime_calls.begin(), p.runtime_calls.end());
   const std::string shared = cpu::rename_runtime_functions(paths.front().shared, calls, runtime_prefix);
@@ -200,7 +205,7 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
     const std::string ns = path_namespace(entry, p.isa), arch = path_architecture(p.isa);
     s << "// ---- Vector path '" << cpu_isa_name(p.isa) << "': its Halide pipeline and entry point ----\n";
     if (!arch.empty()) s << "#if " << arch << "\n";
-    if (!target_features(p.isa).empty()) s << begin_target(p.isa);
+    if (!target_features(p.isa).empty()) s << begin_target(p.isa, uses_f16c(dtype));
     s << "namespace " << ns << " {\n\n// ---- Halide's helpers ----\n"
       << p.helpers << "\n// ---- The Halide pipeline ----\n" << p.body << "\n}  // namespace " << ns << "\n";
     if (!target_features(p.isa).empty()) s << end_target();
@@ -226,11 +231,15 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
 }
 
 /// The includes of a generated source: the header first, then fixed/SourceIncludes.h (the
-/// backward's with the two headers its entry needs besides).
-std::string includes(const std::string& header_name, bool backward) {
-  return "#include \"" + header_name + "\"\n\n" +
-         fill_all(cpu::cpu_fixed_text("SourceIncludes.h"), "// ATTN_BACKWARD_INCLUDES\n",
-                  backward ? "#include <memory>\n#include <new>\n" : "");
+/// backward's with the two headers its entry needs besides), with <immintrin.h> (0.2 s of a cold
+/// compile) only where a path uses its intrinsics: the matrix paths' AMX tiles and vdpbf16ps.
+std::string includes(const std::string& header_name, bool backward, const std::vector<PathCode>& paths) {
+  bool matrix = false;
+  for (const PathCode& p : paths) matrix |= is_matrix_isa(p.isa);
+  const std::string intrinsics = matrix ? "#include <immintrin.h>  // AMX tiles, vdpbf16ps\n" : "";
+  std::string text = fill_all(cpu::cpu_fixed_text("SourceIncludes.h"), "// ATTN_BACKWARD_INCLUDES\n",
+                              backward ? "#include <memory>\n#include <new>\n" : "");
+  return "#include \"" + header_name + "\"\n\n" + fill_all(text, "// ATTN_INTRINSICS_INCLUDE\n", intrinsics);
 }
 
 /// The banner's lines on the paths and how to build the source.
@@ -312,7 +321,8 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     << " I/O), Halide-scheduled. Generated; do not edit.\n"
     << build_banner(paths, name + ".cpp") << "// Entry: int " << src.entry
     << "(const attn_kernel_args*), declared in " << src.header_name << ".\n"
-    << includes(src.header_name, false) << assemble_paths(paths, prefix, planner, "attn_kernel_args", src.entry, ir.name);
+    << includes(src.header_name, false, paths)
+    << assemble_paths(paths, prefix, planner, "attn_kernel_args", src.entry, ir.name, ir.options.dtype);
   src.source = s.str();
   src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
   return src;
@@ -357,7 +367,8 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     << " I/O), Halide-scheduled. Generated; do not edit.\n"
     << build_banner(paths, name + "_backward.cpp") << "// Entry: int " << src.entry
     << "(const attn_backward_args*), declared in " << src.header_name << ".\n"
-    << includes(src.header_name, true) << assemble_paths(paths, prefix, planner, "attn_backward_args", src.entry, ir.name);
+    << includes(src.header_name, true, paths)
+    << assemble_paths(paths, prefix, planner, "attn_backward_args", src.entry, ir.name, ir.options.dtype);
   src.source = s.str();
   std::string guard = "ATTN_GENERATED_" + name + "_BACKWARD_H";
   std::ostringstream h;

@@ -35,9 +35,17 @@ void read_row(const char* src, float* dst, int64_t n, float descale = 1.0f) {
   }
   int64_t c = 0;
 #if defined(ATTN_F16C)
+  // vcvtph2ps through the builtin that g++ and clang++ both have: <immintrin.h> would cost a cold
+  // compile 0.2 s.
+  typedef short Half8 __attribute__((vector_size(16)));
+  typedef float Float8 __attribute__((vector_size(32)));
   if (kIoType == IoType::F16)
-    for (; c + 8 <= n; c += 8)
-      _mm256_storeu_ps(dst + c, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * c))));
+    for (; c + 8 <= n; c += 8) {
+      Half8 h;
+      memcpy(&h, src + 2 * c, 16);
+      const Float8 f = __builtin_ia32_vcvtph2ps256(h);
+      memcpy(dst + c, &f, 32);
+    }
 #endif
   for (; c < n; ++c) dst[c] = read_io(src + 2 * c);
 }

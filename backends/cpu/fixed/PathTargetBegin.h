@@ -4,4 +4,4 @@
 #pragma GCC push_options
 #pragma GCC target("ATTN_TARGET_FEATURES")
 #endif
-#define ATTN_F16C 1  // the path may convert f16 with F16C
+// ATTN_F16C_DEFINE

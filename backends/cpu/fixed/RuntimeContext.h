@@ -19,6 +19,24 @@ void fail(void* user_context, const char* format, ...) {
   va_end(ap);
 }
 
+/// parallel_for's work: body(i) for i in [0, n) on whichever threads take part, a non-zero result
+/// ending it (the first one kept). On the caller's stack, in a cache line of its own: the threads
+/// take jobs from `next` while the caller's frames below it are written.
+struct alignas(64) Work {
+  const void* body;
+  int (*call)(const void*, int);
+  int n;
+  std::atomic<int> next{0}, result{0};
+  void take_part() {
+    for (int i; (i = next.fetch_add(1)) < n && result.load(std::memory_order_relaxed) == 0;)
+      if (int r = call(body, i)) result = r;
+  }
+  static void* thread_main(void* work) {
+    static_cast<Work*>(work)->take_part();
+    return nullptr;
+  }
+};
+
 /// The source's worker threads, kept from call to call: a call on 2 threads used to start a thread
 /// and lose its scratch every time (22 us of a 31 us decoding call). One call uses them at a time;
 /// a call that finds them busy (another thread's call), runs inside a call that has them (on one of
@@ -31,108 +49,94 @@ class WorkerPool {
     static WorkerPool pool;
     return pool;
   }
-  /// Runs body(i) for i in [0, n) on `threads` threads, the caller one of them, and sets `result`
-  /// to a non-zero result of one (0 when all are 0); false, with nothing run, when it cannot.
-  template <class Body>
-  bool run(int threads, int n, const Body& body, int& result) {
-    if (in_pool() || process() != owner_) return false;
-    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
-    if (!busy.owns_lock()) return false;
+  /// Runs `work` on `threads` threads, the caller one of them; false, with nothing run, when it cannot.
+  bool run(int threads, Work& work) {
+    if (in_pool() || process() != owner_ || pthread_mutex_trylock(&busy_) != 0) return false;
     in_pool() = true;
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      while (int(workers_->size()) < threads - 1) {
-        const int index = int(workers_->size());
-        workers_->emplace_back([this, index] { serve(index); });
-      }
-      body_ = &body;
-      call_ = [](const void* b, int i) { return (*static_cast<const Body*>(b))(i); };
-      n_ = n, next_ = 0, result_ = 0, wanted_ = threads - 1, finished_ = 0, ++generation_;
-    }
-    wake_.notify_all();
-    work();
-    std::unique_lock<std::mutex> lock(m_);
-    done_.wait(lock, [&] { return finished_ == wanted_; });
+    pthread_mutex_lock(&m_);
+    for (pthread_t t; int(workers_->size()) < threads - 1 && pthread_create(&t, nullptr, serve, this) == 0;)
+      workers_->push_back(t);
+    work_ = &work, wanted_ = threads - 1 < int(workers_->size()) ? threads - 1 : int(workers_->size());
+    finished_ = 0, ++generation_;
+    pthread_mutex_unlock(&m_);
+    pthread_cond_broadcast(&wake_);  // after the unlock: a woken worker need not wait for the mutex
+    work.take_part();
+    pthread_mutex_lock(&m_);
+    while (finished_ != wanted_) pthread_cond_wait(&done_, &m_);
+    pthread_mutex_unlock(&m_);
     in_pool() = false;
-    result = result_;
+    pthread_mutex_unlock(&busy_);
     return true;
   }
   ~WorkerPool() {
     if (process() != owner_) return;  // a forked child: the threads are the parent's (left, not joined)
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (std::thread& t : *workers_) t.join();
+    pthread_mutex_lock(&m_);
+    stop_ = true;
+    pthread_mutex_unlock(&m_);
+    pthread_cond_broadcast(&wake_);
+    for (pthread_t t : *workers_) pthread_join(t, nullptr);
     delete workers_;
   }
 
  private:
   WorkerPool() : owner_(process()) {}
-  static long process() {
-#if defined(__unix__) || defined(__APPLE__)
-    return long(getpid());
-#else
-    return 0;
-#endif
-  }
+  static long process() { return long(getpid()); }
   /// Whether this thread is a worker, or the caller of a call that has the workers.
   static bool& in_pool() {
     static thread_local bool inside = false;
     return inside;
   }
-  void work() {
-    for (int i; (i = next_.fetch_add(1)) < n_ && result_.load(std::memory_order_relaxed) == 0;)
-      if (int r = call_(body_, i)) result_ = r;
-  }
-  /// Worker `index`: takes part in every call that wants more than `index` helpers.
-  void serve(int index) {
+  /// A worker: takes part in every call that wants more helpers than the workers started before it.
+  static void* serve(void* pool) {
+    WorkerPool& p = *static_cast<WorkerPool*>(pool);
     in_pool() = true;
     uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(m_);
+    pthread_mutex_lock(&p.m_);
+    const int index = p.started_++;
     for (;;) {
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      if (index >= wanted_) continue;
-      lock.unlock();
-      work();
-      lock.lock();
-      if (++finished_ == wanted_) done_.notify_one();
+      while (!p.stop_ && p.generation_ == seen) pthread_cond_wait(&p.wake_, &p.m_);
+      if (p.stop_) break;
+      seen = p.generation_;
+      if (index >= p.wanted_) continue;
+      pthread_mutex_unlock(&p.m_);
+      p.work_->take_part();
+      pthread_mutex_lock(&p.m_);
+      if (++p.finished_ == p.wanted_) pthread_cond_signal(&p.done_);
     }
+    pthread_mutex_unlock(&p.m_);
+    return nullptr;
   }
 
   const long owner_;
-  std::mutex busy_;  // held by the call that has the workers
-  std::mutex m_;     // guards what follows, but for next_ and result_
-  std::condition_variable wake_, done_;
-  std::vector<std::thread>* workers_ = new std::vector<std::thread>;  // leaked in a forked child
+  pthread_mutex_t busy_ = PTHREAD_MUTEX_INITIALIZER;  // held by the call that has the workers
+  pthread_mutex_t m_ = PTHREAD_MUTEX_INITIALIZER;     // guards what follows
+  pthread_cond_t wake_ = PTHREAD_COND_INITIALIZER, done_ = PTHREAD_COND_INITIALIZER;
+  std::vector<pthread_t>* workers_ = new std::vector<pthread_t>;  // leaked in a forked child
   uint64_t generation_ = 0;
-  int wanted_ = 0, finished_ = 0, n_ = 0;
+  int wanted_ = 0, finished_ = 0, started_ = 0;
   bool stop_ = false;
-  const void* body_ = nullptr;
-  int (*call_)(const void*, int) = nullptr;
-  std::atomic<int> next_{0}, result_{0};
+  Work* work_ = nullptr;
 };
+
+/// parallel_for's work: call(body, i) for i in [0, n) on ctx->threads threads; the first non-zero
+/// result. One function for every body: only the call of the body is made per body.
+inline int parallel_run(void* user_context, int n, const void* body, int (*call)(const void*, int)) {
+  Context* ctx = static_cast<Context*>(user_context);
+  int threads = ctx->threads < n ? ctx->threads : n;
+  Work work{body, call, n};
+  if (threads > 1 && WorkerPool::instance().run(threads, work)) return work.result;
+  std::vector<pthread_t> helpers;
+  for (pthread_t t; int(helpers.size()) < threads - 1 && pthread_create(&t, nullptr, Work::thread_main, &work) == 0;)
+    helpers.push_back(t);
+  work.take_part();
+  for (pthread_t t : helpers) pthread_join(t, nullptr);
+  return work.result;
+}
 
 /// Runs body(i) for i in [0, n) on ctx->threads threads; returns the first non-zero result.
 template <class Body>
 int parallel_for(void* user_context, int n, const Body& body) {
-  Context* ctx = static_cast<Context*>(user_context);
-  int threads = ctx->threads < n ? ctx->threads : n;
-  int pooled = 0;
-  if (threads > 1 && WorkerPool::instance().run(threads, n, body, pooled)) return pooled;
-  std::atomic<int> next{0}, result{0};
-  auto work = [&] {
-    for (int i; (i = next.fetch_add(1)) < n && result.load(std::memory_order_relaxed) == 0;)
-      if (int r = body(i)) result = r;
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  return result;
+  return parallel_run(user_context, n, &body, [](const void* b, int i) { return (*static_cast<const Body*>(b))(i); });
 }
 
 /// A few freed blocks per thread, reused for the next tile's scores instead of a fresh mmap.

@@ -291,8 +291,8 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
 
 extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kernel_args* args) {
   if (!args) return -1;
-  unsigned hardware = std::thread::hardware_concurrency();
-  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+  const long hardware = sysconf(_SC_NPROCESSORS_ONLN);
+  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware > 0 ? int(hardware) : 1), false};
   void* uc = &ctx;
   if (args->error && args->error_size) args->error[0] = '\0';
   if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)

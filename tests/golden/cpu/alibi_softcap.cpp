@@ -12,17 +12,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
-#include <thread>
 #include <vector>
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>  // getpid: the worker threads are the parent's after fork()
-#endif
+#include <pthread.h>  // the worker threads (<thread>, <mutex>, <condition_variable> cost a compile 0.15 s)
+#include <unistd.h>   // getpid: the worker threads are the parent's after fork(); sysconf: the CPUs
 #if defined(__x86_64__)
-#include <cpuid.h>      // whether the CPU has F16C, AVX512-BF16, AMX
-#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths; AMX tiles, vdpbf16ps
+#include <cpuid.h>  // whether the CPU has F16C, AVX512-BF16, AMX
 #endif
 #if defined(__x86_64__) && defined(__linux__)
 #include <sys/syscall.h>  // arch_prctl: the permission to use AMX tiles
@@ -41,7 +36,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 18 runtime functions: 271 lines, hash 2d60d06f729a334c]
+// [cpu runtime glue for 18 runtime functions: 275 lines, hash fe950690805592d8]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -51,7 +46,6 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw")
 #endif
-#define ATTN_F16C 1  // the path may convert f16 with F16C
 namespace attn_alibi_softcap_avx512 {
 
 // ---- Halide's helpers ----
@@ -109,8 +103,6 @@ extern "C" {
 HALIDE_FUNCTION_ATTRS
 // [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3678 lines, hash 5dc68560a19284ce]
 
-// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 394 lines, hash 76ca3174208cdb79]
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif
@@ -139,9 +131,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 472 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 480 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 155 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 163 lines]
 
 namespace {
 
@@ -304,4 +296,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 30845 lines, hash 87c4a3710b1838ee]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28960 lines, hash 1d1c142f08ad00f3]

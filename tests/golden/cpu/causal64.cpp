@@ -12,17 +12,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
-#include <thread>
 #include <vector>
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>  // getpid: the worker threads are the parent's after fork()
-#endif
+#include <pthread.h>  // the worker threads (<thread>, <mutex>, <condition_variable> cost a compile 0.15 s)
+#include <unistd.h>   // getpid: the worker threads are the parent's after fork(); sysconf: the CPUs
 #if defined(__x86_64__)
-#include <cpuid.h>      // whether the CPU has F16C, AVX512-BF16, AMX
-#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths; AMX tiles, vdpbf16ps
+#include <cpuid.h>  // whether the CPU has F16C, AVX512-BF16, AMX
 #endif
 #if defined(__x86_64__) && defined(__linux__)
 #include <sys/syscall.h>  // arch_prctl: the permission to use AMX tiles
@@ -41,7 +36,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 17 runtime functions: 264 lines, hash 187d5a4965e32ab1]
+// [cpu runtime glue for 17 runtime functions: 268 lines, hash 334ceb8c8c2523f5]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -51,7 +46,6 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw")
 #endif
-#define ATTN_F16C 1  // the path may convert f16 with F16C
 namespace attn_causal64_avx512 {
 
 // ---- Halide's helpers ----
@@ -1841,8 +1835,6 @@ int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buff
  return 0;
 }
 
-// [Halide's argv wrapper and metadata of attn_causal64_avx512_pipeline: 378 lines, hash a2ba24096f0ea3ab]
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif
@@ -1871,9 +1863,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 472 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 480 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 155 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 163 lines]
 
 namespace {
 
@@ -2034,4 +2026,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 18276 lines, hash db7dbe64f26ffd57]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17184 lines, hash b48c3e33d675b2a5]
