@@ -55,7 +55,6 @@ inline void read_bf16_row(const char* src, uint16_t* dst, int64_t n) {
   for (; c < n; ++c) dst[c] = fp8.bits[uint8_t(src[c])];
 }
 
-
 /// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a
 /// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory); or, `plain`
 /// (the decoding layout), as rows [kTileQ][D]; then, in the f32 after them, `descale`: the scores'
