@@ -296,4 +296,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28960 lines, hash 1d1c142f08ad00f3]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28958 lines, hash 47c0090412b8c1bf]
