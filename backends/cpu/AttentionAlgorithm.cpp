@@ -8,6 +8,7 @@
 
 #include "backends/cpu/CheckedLoads.h"
 #include "backends/cpu/RDomReductions.h"
+#include "backends/cpu/ScheduleMath.h"
 #include "codegen/TilePlan.h"
 #include "backends/cpu/VectorMath.h"
 
@@ -354,9 +355,17 @@ void define_output(AttentionDefinition& d) {
   AttentionAlgorithm& a = d.a;
   const Var &c = a.c, &ii = a.ii;
   Expr Dvp = a.value_cols;
+  // With P·V in key blocks (computed whole: ScheduleAttention.cpp), P·V of the rows that hold
+  // queries only, in whole groups of the schedule's R rows: the rows past them read the last
+  // group's last row (the wrapper ignores them). Decoding 4 heads of a group in a tile of 32 rows
+  // computed 8 groups of P·V for 1 (f32 decoding 1.36x faster; docs/cpu.md). The portable path
+  // computes P·V per group of the output's rows, unrolled over a constant extent: all of them.
+  const PvBox box = pv_box(d.g.value_dim_padded ? d.g.value_dim_padded / d.g.vector_lanes : 1, d.g.tile_q,
+                           d.g.accumulators, d.g.pv_value_vectors);
+  Expr pv_row = d.g.pv_key_block ? min(ii, (a.rows + (box.R - 1)) / box.R * box.R - 1) : Expr(ii);
   a.partial = Func(d.prefix + "partial");
   a.partial(c, ii) =
-      select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii), c == Dvp, d.row_max, c == Dvp + 1, a.row_sum(ii),
+      select(likely(c < Dvp), a.pv(min(c, Dvp - 1), pv_row), c == Dvp, d.row_max, c == Dvp + 1, a.row_sum(ii),
              c == Dvp + 2, reinterpret(Float(32), a.chunk_hi), reinterpret(Float(32), a.window_hi));
 
   a.out = Func(d.prefix + "attn_out");

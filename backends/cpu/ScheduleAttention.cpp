@@ -68,9 +68,8 @@ void schedule_attention(AttentionAlgorithm& a) {
   a.row_sum.update().split(ii, iio, iiv, VL).reorder(iiv, iio, rk).vectorize(iiv).unroll(iio);
 
   // PV: R rows x U value vectors of accumulators; each V row is loaded once per R rows.
-  int vectors = g.value_dim_padded ? g.value_dim_padded / VL : 1;
-  int U = largest_divisor_at_most(vectors, g.pv_value_vectors ? g.pv_value_vectors : g.accumulators);
-  int R = largest_divisor_at_most(T, std::max(1, g.accumulators / U));
+  const PvBox box = pv_box(g.value_dim_padded ? g.value_dim_padded / VL : 1, T, g.accumulators, g.pv_value_vectors);
+  const int U = box.U, R = box.R;
   a.partial.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
   if (g.pv_key_block) {
     // Key blocks outermost: every (row group, value vectors) pass over a block finds its V rows in

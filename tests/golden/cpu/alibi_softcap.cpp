@@ -101,7 +101,7 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3678 lines, hash 5dc68560a19284ce]
+// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3716 lines, hash 80e552fc2e0714b1]
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -296,4 +296,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28958 lines, hash 47c0090412b8c1bf]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29062 lines, hash faf8b9130737ef13]
