@@ -358,7 +358,7 @@ void define_output(AttentionDefinition& d) {
   // With P·V in key blocks (computed whole: ScheduleAttention.cpp), P·V of the rows that hold
   // queries only, in whole groups of the schedule's R rows: the rows past them read the last
   // group's last row (the wrapper ignores them). Decoding 4 heads of a group in a tile of 32 rows
-  // computed 8 groups of P·V for 1 (f32 decoding 1.36x faster; docs/cpu.md). The portable path
+  // computed 8 groups of P·V for 1 (docs/cpu.md, the decoding layout's section). The portable path
   // computes P·V per group of the output's rows, unrolled over a constant extent: all of them.
   const PvBox box = pv_box(d.g.value_dim_padded ? d.g.value_dim_padded / d.g.vector_lanes : 1, d.g.tile_q,
                            d.g.accumulators, d.g.pv_value_vectors);
