@@ -33,7 +33,7 @@ extern "C" {
 #define ATTN_DTYPE_NAMES {4, 16, "bf16"}
 
 // The amx path: its namespace and target region (fixed/PathTargetBegin.h's pragmas, for g++ and
-// clang++ alike).
+// clang++ alike), for a bf16 kernel and for an FP8 one.
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16"))), apply_to = function)
 #else
@@ -52,6 +52,24 @@ namespace check_amx {
 #undef ATTN_MATRIX_EXTERNS_qk
 #undef ATTN_MATRIX_EXTERNS_softmax_pv
 }  // namespace check_amx
+// In the same target region, the amx path of an FP8 kernel (e4m3): K and V bytes, read in place by
+// the decoding layout.
+#undef ATTN_IO_TYPE
+#define ATTN_IO_TYPE IoType::E4M3
+namespace check_amx_fp8 {
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
+#include "backends/cpu/fixed/MatrixAmx.h"
+#include "backends/cpu/fixed/MatrixDecode.h"
+#define ATTN_MATRIX_EXTERNS_qk check_amx_fp8_qk
+#define ATTN_MATRIX_EXTERNS_softmax_pv check_amx_fp8_softmax_pv
+#include "backends/cpu/fixed/MatrixExterns.h"
+#undef ATTN_MATRIX_EXTERNS_qk
+#undef ATTN_MATRIX_EXTERNS_softmax_pv
+}  // namespace check_amx_fp8
+#undef ATTN_IO_TYPE
+#define ATTN_IO_TYPE IoType::BF16
 #if defined(__clang__)
 #pragma clang attribute pop
 #else
@@ -77,33 +95,6 @@ namespace check_avx512bf16 {
 #undef ATTN_MATRIX_EXTERNS_qk
 #undef ATTN_MATRIX_EXTERNS_softmax_pv
 }  // namespace check_avx512bf16
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-
-// The amx path of an FP8 kernel (e4m3): K and V bytes, read in place by the decoding layout.
-#undef ATTN_IO_TYPE
-#define ATTN_IO_TYPE IoType::E4M3
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16")
-#endif
-namespace check_amx_fp8 {
-#include "backends/cpu/fixed/WrapperConstants.h"
-#include "backends/cpu/fixed/WrapperSupport.h"
-#include "backends/cpu/fixed/MatrixStaging.h"
-#include "backends/cpu/fixed/MatrixAmx.h"
-#include "backends/cpu/fixed/MatrixDecode.h"
-#define ATTN_MATRIX_EXTERNS_qk check_amx_fp8_qk
-#define ATTN_MATRIX_EXTERNS_softmax_pv check_amx_fp8_softmax_pv
-#include "backends/cpu/fixed/MatrixExterns.h"
-#undef ATTN_MATRIX_EXTERNS_qk
-#undef ATTN_MATRIX_EXTERNS_softmax_pv
-}  // namespace check_amx_fp8
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -27,7 +27,7 @@ const char* cpu_isa_name(CpuIsa isa) {
 bool is_matrix_isa(CpuIsa isa) { return isa == CpuIsa::AMX || isa == CpuIsa::AVX512BF16; }
 
 CpuIsa effective_cpu_isa(CpuIsa isa, DType dtype, bool backward) {
-  const bool bf16_operands = dtype == DType::BF16 || dtype == DType::F8E4M3 || dtype == DType::F8E5M2;
+  const bool bf16_operands = dtype == DType::BF16 || is_fp8(dtype);  // FP8: staged as exact bf16
   return is_matrix_isa(isa) && (!bf16_operands || backward) ? CpuIsa::AVX512 : isa;
 }
 

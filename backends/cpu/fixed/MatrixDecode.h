@@ -25,6 +25,16 @@ struct DecodeRows {
   int64_t stride = 0;
   const DecodeElement* const* at = nullptr;
   const DecodeElement* row(int64_t key) const { return at ? at[key] : base + key * stride; }
+  /// A plane's rows from its row `first` on (counted from the buffer's start): their addresses
+  /// (`decoding` 2: a paged cache, FP8 rows), or bf16 rows `stride` elements apart.
+  static DecodeRows of(const halide_buffer_t* plane, int64_t first, int64_t stride, int32_t decoding) {
+    DecodeRows r;
+    if (decoding == 2)
+      r.at = reinterpret_cast<const DecodeElement* const*>(plane->host) + first;
+    else
+      r.base = reinterpret_cast<const DecodeElement*>(plane->host) + first * stride, r.stride = stride;
+    return r;
+  }
 };
 
 /// 32 elements of a K or V row as bf16 pairs' operand: loaded, or FP8 converted.

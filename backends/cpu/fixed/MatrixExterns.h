@@ -102,11 +102,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
   };
   if (decoding) {
     const int64_t D = q->dim[0].extent;
-    DecodeRows key_rows;
-    if (decoding == 2)
-      key_rows.at = reinterpret_cast<const DecodeElement* const*>(k->host) + (first - k->dim[1].min);
-    else
-      key_rows.base = reinterpret_cast<const DecodeElement*>(K), key_rows.stride = lda;  // bf16
+    const DecodeRows key_rows = DecodeRows::of(k, first - k->dim[1].min, lda, decoding);
     if (rows <= 4)
       decode_scores<4>(Q, key_rows, keys, D, C, ldc);
     else
@@ -204,11 +200,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
         _mm512_storeu_si512(P + key * kMatrixRows + 32 * r, bf16_pairs(p[0], p[1]));
       }
     if (decoding) {
-      DecodeRows value_rows;
-      if (decoding == 2)
-        value_rows.at = reinterpret_cast<const DecodeElement* const*>(v->host) + (lo - v->dim[1].min + k0);
-      else
-        value_rows.base = reinterpret_cast<const DecodeElement*>(Vt + k0 * vs), value_rows.stride = vs;  // bf16
+      const DecodeRows value_rows = DecodeRows::of(v, lo - v->dim[1].min + k0, vs, decoding);
       if (decode_rows == 4)
         decode_values<4>(value_rows, keys, P, C, Dv_pad, k0 > 0);
       else

@@ -10,12 +10,17 @@ constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product
 constexpr int64_t kDecodeRows = 8;   // query rows a task may have for the decoding layout
 constexpr int64_t kInBytes = kFp8 ? 1 : 2;  // bytes of an element of Q, K and V
 
-/// Every FP8 value's bf16 bits (exact: bf16 has FP8's exponents and more mantissa), built once.
+/// Every FP8 value's bf16 bits (exact: bf16 has FP8's exponents and more mantissa).
 struct Fp8Bf16 {
   uint16_t bits[256];
   Fp8Bf16() {
     const Fp8Values fp8;
     for (int i = 0; i < 256; ++i) bits[i] = float_to_bf16(fp8.value[i]);
+  }
+  /// The table, built once per source.
+  static const Fp8Bf16& get() {
+    static const Fp8Bf16 table;
+    return table;
   }
 };
 
@@ -28,7 +33,7 @@ struct Fp8Lookup {
   Fp8Lookup() {
     t0 = t1 = t2 = t3 = _mm512_setzero_si512();
     if (!kFp8) return;
-    static const Fp8Bf16 fp8;
+    const Fp8Bf16& fp8 = Fp8Bf16::get();
     t0 = _mm512_loadu_si512(fp8.bits), t1 = _mm512_loadu_si512(fp8.bits + 32);
     t2 = _mm512_loadu_si512(fp8.bits + 64), t3 = _mm512_loadu_si512(fp8.bits + 96);
   }
@@ -48,11 +53,10 @@ inline void read_bf16_row(const char* src, uint16_t* dst, int64_t n) {
     memcpy(dst, src, size_t(n) * 2);
     return;
   }
-  static const Fp8Bf16 fp8;
   const Fp8Lookup lookup;
   int64_t c = 0;
   for (; c + 32 <= n; c += 32) _mm512_storeu_si512(dst + c, lookup.convert(reinterpret_cast<const uint8_t*>(src + c)));
-  for (; c < n; ++c) dst[c] = fp8.bits[uint8_t(src[c])];
+  for (; c < n; ++c) dst[c] = Fp8Bf16::get().bits[uint8_t(src[c])];
 }
 
 /// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a

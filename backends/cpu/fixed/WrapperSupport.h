@@ -208,10 +208,13 @@ struct KeyPages {
                  std::vector<float>& storage, Plane& plane) const {
     storage.resize(size_t(2 * (row1 - row0) + 1));
     const char** at = reinterpret_cast<const char**>(storage.data());
-    for (int64_t r = row0; r < row1 && !table; ++r) *at++ = head + b * batch_stride + r * row_stride;
-    for (int64_t r = row0; r < row1 && table;) {
-      const char* page = head + table[r / page_size] * batch_stride;
-      for (int64_t i = r % page_size; i < page_size && r < row1; ++i, ++r) *at++ = page + i * row_stride;
+    if (!table) {
+      for (int64_t r = row0; r < row1; ++r) *at++ = head + b * batch_stride + r * row_stride;
+    } else {
+      for (int64_t r = row0; r < row1;) {
+        const char* page = head + table[r / page_size] * batch_stride;
+        for (int64_t i = r % page_size; i < page_size && r < row1; ++i, ++r) *at++ = page + i * row_stride;
+      }
     }
     plane.set_u16(reinterpret_cast<uintptr_t>(storage.data()) - uintptr_t(8 * row0), 4, row1, 4);
   }

@@ -131,7 +131,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 480 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 483 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 163 lines]
 
@@ -296,4 +296,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29062 lines, hash faf8b9130737ef13]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29089 lines, hash a7013b1c6c5e7c8e]

@@ -1915,7 +1915,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 480 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 483 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 163 lines]
 
@@ -2078,4 +2078,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17344 lines, hash 4d49d75bca140774]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17353 lines, hash 76339dfa879678a9]
