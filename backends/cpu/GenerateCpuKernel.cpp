@@ -16,6 +16,7 @@
 #include "backends/cpu/RuntimeGlue.h"
 #include "backends/cpu/ScheduleAttention.h"
 #include "backends/cpu/SelfPlan.h"
+#include "backends/cpu/SourceParts.h"
 #include "codegen/PlanTiles.h"
 #include "codegen/ScoreGradient.h"
 #include "codegen/TilePlan.h"
@@ -116,14 +117,17 @@ struct PathCode {
   /// region; instantiated outside it, they would pass AVX vectors without AVX (another ABI, a
   /// -Wpsabi error). The Halide code calls the scalar min/max as ::halide_cpp_min: the shared copy.
   std::string helpers;
-  std::string body;  ///< the vector classes, the pipeline and the path's entry point `run`
+  std::string body;         ///< the vector classes and the pipeline (part 1 of the source)
+  std::string declaration;  ///< the pipeline's C declaration, for part 2
+  std::string entry;        ///< the path's entry point `run` (and a matrix path's extern stages): part 2
   std::set<std::string> runtime_calls;
 };
 
 /// One path's code from Halide's C++, split where its own code begins (split_halide_cpp).
-PathCode path_code(CpuIsa isa, const cpu::HalideCpp& halide) {
+PathCode path_code(CpuIsa isa, const cpu::HalideCpp& halide, const std::string& pipeline) {
   cpu::HalideCppParts parts = cpu::split_halide_cpp(halide.code);
-  return {isa, std::move(parts.shared), std::move(parts.helpers), std::move(parts.body), halide.runtime_calls};
+  return {isa, std::move(parts.shared), std::move(parts.helpers), std::move(parts.body),
+          cpu::pipeline_declaration(halide.code, pipeline), "", halide.runtime_calls};
 }
 
 /// The namespace of a path's code, e.g. attn_causal_avx2 (its pipeline is <namespace>_pipeline).
@@ -200,14 +204,16 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
   std::ostringstream s;
   s << "// ---- Halide's includes and runtime header (Halide 14 CodeGen_C output), shared by the paths ----\n"
     << shared << "\n// ---- The Halide runtime functions the paths call ----\n"
-    << cpu::emit_runtime_glue(runtime_prefix, calls) << "\n" << planner;
+    << cpu::emit_runtime_glue(runtime_prefix, calls) << "\n";
+  if (!planner.empty()) s << cpu::kEntriesPart << planner << cpu::kEndPart;
   for (const PathCode& p : paths) {
     const std::string ns = path_namespace(entry, p.isa), arch = path_architecture(p.isa);
     s << "// ---- Vector path '" << cpu_isa_name(p.isa) << "': its Halide pipeline and entry point ----\n";
     if (!arch.empty()) s << "#if " << arch << "\n";
     if (!target_features(p.isa).empty()) s << begin_target(p.isa, uses_f16c(dtype));
-    s << "namespace " << ns << " {\n\n// ---- Halide's helpers ----\n"
-      << p.helpers << "\n// ---- The Halide pipeline ----\n" << p.body << "\n}  // namespace " << ns << "\n";
+    s << "namespace " << ns << " {\n\n" << cpu::kPipelinesPart << "// ---- Halide's helpers ----\n" << p.helpers
+      << "\n// ---- The Halide pipeline ----\n" << p.body << cpu::kEndPart << cpu::kDeclarationsPart << p.declaration << cpu::kEndPart
+      << cpu::kEntriesPart << p.entry << cpu::kEndPart << "\n}  // namespace " << ns << "\n";
     if (!target_features(p.isa).empty()) s << end_target();
     if (!arch.empty()) s << "#endif  // " << arch << "\n";
     s << "\n";
@@ -225,8 +231,8 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
   choice = fill_all(choice, "ATTN_ENTRY", entry);
   choice = fill_all(choice, "ATTN_PATH_FN", entry + "_path");
   choice = fill_all(choice, "ATTN_KERNEL_NAME", c_string_literal(kernel));
-  s << "// ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----\n"
-    << cpu::cpu_fixed_text("PathDispatch.h") << "\n" << choice;
+  s << cpu::kEntriesPart << "// ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----\n"
+    << cpu::cpu_fixed_text("PathDispatch.h") << "\n" << choice << cpu::kEndPart;
   return s.str();
 }
 
@@ -239,7 +245,8 @@ std::string includes(const std::string& header_name, bool backward, const std::v
   const std::string intrinsics = matrix ? "#include <immintrin.h>  // AMX tiles, vdpbf16ps\n" : "";
   std::string text = fill_all(cpu::cpu_fixed_text("SourceIncludes.h"), "// ATTN_BACKWARD_INCLUDES\n",
                               backward ? "#include <memory>\n#include <new>\n" : "");
-  return "#include \"" + header_name + "\"\n\n" + fill_all(text, "// ATTN_INTRINSICS_INCLUDE\n", intrinsics);
+  return "#include \"" + header_name + "\"\n\n" + fill_all(text, "// ATTN_INTRINSICS_INCLUDE\n", intrinsics) +
+         cpu::kWholeSourceDefault;
 }
 
 /// The banner's lines on the paths and how to build the source.
@@ -248,7 +255,7 @@ std::string build_banner(const std::vector<PathCode>& paths, const std::string& 
          "; the first call takes the widest this CPU runs (ATTNC_CPU_ISA=<path> forces a narrower one).\n"
          "// Build: c++ -std=c++17 " + join(build_flags()) + " -c " + file +
          "\n// (no -m flags: each path's functions carry their own ISA. clang++ is fastest; with g++ add -fno-tree-sra,\n"
-         "// or the accumulators leave registers.)\n";
+         "// or the accumulators leave registers.)\n" + cpu::source_parts_banner();
 }
 
 }  // namespace
@@ -309,11 +316,11 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     spec.max_required = ir.options.return_max;
     if (ir.sink.defined()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
-    PathCode path = path_code(target.isa, halide);
-    path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
+    PathCode path = path_code(target.isa, halide, pipeline);
+    path.entry = "// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
     // After the wrapper (Halide declares the extern stages it calls): the externs read the kernel's
     // constants and the staging's FP8 lookup.
-    path.body += matrix_code(target.isa, pipeline);
+    path.entry += matrix_code(target.isa, pipeline);
     paths.push_back(std::move(path));
   }
   std::ostringstream s;
@@ -357,8 +364,8 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     spec.sink_reads = sink_reads(ir);
     if (!spec.sink_reads.empty()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
-    PathCode path = path_code(target.isa, halide);
-    path.body += "\n// ---- The path's attn_backward_args entry point ----\n" +
+    PathCode path = path_code(target.isa, halide, pipeline);
+    path.entry = "// ---- The path's attn_backward_args entry point ----\n" +
                  emit_backward_wrapper(spec, algo.reads, algo.index_slots);
     paths.push_back(std::move(path));
   }

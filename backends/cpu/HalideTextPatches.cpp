@@ -222,4 +222,14 @@ HalideCppParts split_halide_cpp(const std::string& code) {
   return parts;
 }
 
+std::string pipeline_declaration(const std::string& code, const std::string& pipeline) {
+  // HalideCppCodeGen writes the definition's signature on one line: "int NAME(...) {".
+  const std::string start = "\nint " + pipeline + "(";
+  const size_t begin = code.find(start);
+  const size_t end = begin == std::string::npos ? begin : code.find(") {\n", begin);
+  if (end == std::string::npos)
+    throw std::logic_error("internal error: Halide's C++ no longer defines " + pipeline + " on one line");
+  return "extern \"C\" " + code.substr(begin + 1, end + 1 - (begin + 1)) + ";\n";
+}
+
 }  // namespace attn::cpu

@@ -53,4 +53,8 @@ struct HalideCppParts {
 };
 HalideCppParts split_halide_cpp(const std::string& code);
 
+/// The C declaration of the pipeline `pipeline` that Halide's C++ `code` defines, for a part of the
+/// source that calls it without holding it (GenerateCpuKernel.cpp, the source's parts).
+std::string pipeline_declaration(const std::string& code, const std::string& pipeline);
+
 }  // namespace attn::cpu

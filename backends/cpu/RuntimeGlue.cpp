@@ -3,6 +3,7 @@
 #include "backends/cpu/RuntimeGlue.h"
 
 #include "backends/cpu/CpuFixedText.h"
+#include "backends/cpu/SourceParts.h"
 
 #include <map>
 #include <stdexcept>
@@ -43,7 +44,8 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 }  // namespace
 
 std::string emit_runtime_glue(const std::string& prefix, const std::set<std::string>& used) {
-  std::string out = cpu_fixed_text("RuntimeContext.h") + "\nextern \"C\" {\n";
+  // The call context serves both parts of a source; the functions, part 1's pipelines.
+  std::string out = cpu_fixed_text("RuntimeContext.h") + "\n" + kPipelinesPart + "extern \"C\" {\n";
   for (const std::string& name : used) {
     auto it = definitions().find(name);
     if (it == definitions().end())
@@ -51,6 +53,7 @@ std::string emit_runtime_glue(const std::string& prefix, const std::set<std::str
     out += replace_all(it->second, kPrefixPlaceholder, prefix) + "\n\n";
   }
   out += "}  // extern \"C\"\n";
+  out += kEndPart;
   return out;
 }
 

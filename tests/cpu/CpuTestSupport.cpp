@@ -9,8 +9,30 @@
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 #include "runtime/KernelCallArgs.h"
+#include "tests/support/TestSupport.h"
 
 namespace attn::test {
+
+void check_compiles_warning_free(const CpuKernelSource& src, const std::string& what) {
+  TempDir dir;
+  write_file(dir.path() / src.header_name, src.header);
+  write_file(dir.path() / "k.cpp", src.source);
+  const std::string in = (dir.path() / "k.cpp").string(), at = dir.path().string();
+  for (std::string cxx : {"g++", "clang++"}) {
+    if (run_command("command -v " + cxx).status != 0) continue;
+    const std::string compile = cxx + " -std=c++17 -Wall -Wextra -Werror -fPIC -c -I" + at + " " + in;
+    // The parts at -O0, which is fastest and warns of what is unused or undeclared as -O1 does.
+    std::vector<std::string> commands = {
+        compile + " -O1 -o " + at + "/whole.o", compile + " -O0 -DATTN_PART=1 -o " + at + "/part1.o",
+        compile + " -O0 -DATTN_PART=2 -o " + at + "/part2.o",
+        cxx + " -shared -pthread -Wl,-z,defs -o " + at + "/k.so " + at + "/part1.o " + at + "/part2.o"};
+    for (const std::string& command : commands) {
+      CommandResult r = run_command(command);
+      BOOST_TEST(r.status == 0, what << ", " << command << ":\n" << r.output.substr(0, 4000));
+      if (r.status != 0) break;
+    }
+  }
+}
 
 std::shared_ptr<const KernelIR> lower_text(const std::string& source, const std::string& name) {
   auto p = load_program_text("test.attn", source);

@@ -19,6 +19,12 @@ struct CpuCompiled {
   std::shared_ptr<CpuKernel> kernel;
 };
 
+/// Writes `src` (with its header) into a fresh folder and compiles it with every C++ compiler on
+/// PATH (g++, clang++) under -Wall -Wextra -Werror: whole (-O1), then as the loader builds it, each
+/// part (-DATTN_PART=1, 2) on its own (-O0) and the objects linked with every symbol defined. Fails
+/// the test, naming `what`, on any diagnostic.
+void check_compiles_warning_free(const CpuKernelSource& src, const std::string& what);
+
 /// Lowers kernel `name` of `source` (fails the test on diagnostics), generates and compiles it for
 /// `target` (the host's best when unset); cached by (source, name, target) for the whole test run.
 const CpuCompiled& compile_cpu(const std::string& source, const std::string& name,

@@ -614,21 +614,12 @@ BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
     // Every vector path, built without -m flags: the paths' target pragmas select their ISAs.
     CpuKernelSource a = generate_cpu_kernel(*ir, all_cpu_paths());
     CpuKernelSource b = generate_cpu_kernel(*ir, all_cpu_paths());
-    TempDir dir;
     BOOST_TEST((a.source == b.source && a.header == b.header));
     if (a.source != b.source) {
       write_file("/tmp/attnc_det_a.cpp", a.source);
       write_file("/tmp/attnc_det_b.cpp", b.source);
     }
-    write_file(dir.path() / a.header_name, a.header);
-    write_file(dir.path() / "k.cpp", a.source);
-    for (std::string cxx : {"g++", "clang++"}) {
-      if (run_command("command -v " + cxx).status != 0) continue;
-      std::string cmd = cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -c -I" + dir.path().string() + " " +
-                        (dir.path() / "k.cpp").string() + " -o " + (dir.path() / "k.o").string();
-      CommandResult r = run_command(cmd);
-      BOOST_TEST(r.status == 0, name << ", " << cxx << ":\n" << r.output.substr(0, 4000));
-    }
+    check_compiles_warning_free(a, name);
   }
 }
 

@@ -189,15 +189,6 @@ BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
     CpuKernelSource a = generate_cpu_backward(*ir, all_cpu_paths());
     CpuKernelSource b = generate_cpu_backward(*ir, all_cpu_paths());
     BOOST_TEST((a.source == b.source && a.header == b.header));
-    TempDir dir;
-    write_file(dir.path() / a.header_name, a.header);
-    write_file(dir.path() / "k.cpp", a.source);
-    for (std::string cxx : {"g++", "clang++"}) {
-      if (run_command("command -v " + cxx).status != 0) continue;
-      CommandResult r =
-          run_command(cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -c -I" + dir.path().string() + " " +
-                      (dir.path() / "k.cpp").string() + " -o " + (dir.path() / "k.o").string());
-      BOOST_TEST(r.status == 0, name << ", " << cxx << ":\n" << r.output.substr(0, 4000));
-    }
+    check_compiles_warning_free(a, name);
   }
 }

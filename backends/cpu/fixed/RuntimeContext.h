@@ -19,6 +19,7 @@ void fail(void* user_context, const char* format, ...) {
   va_end(ap);
 }
 
+#if ATTN_PART != 1  // the worker threads: part 2's entry points use them (backends/cpu/SourceParts.h)
 /// parallel_for's work: body(i) for i in [0, n) on whichever threads take part, a non-zero result
 /// ending it (the first one kept). On the caller's stack, in a cache line of its own: the threads
 /// take jobs from `next` while the caller's frames below it are written.
@@ -139,6 +140,9 @@ int parallel_for(void* user_context, int n, const Body& body) {
   return parallel_run(user_context, n, &body, [](const void* b, int i) { return (*static_cast<const Body*>(b))(i); });
 }
 
+#endif
+
+#if ATTN_PART != 2  // the pipelines' scratch: part 1's runtime functions
 /// A few freed blocks per thread, reused for the next tile's scores instead of a fresh mmap.
 struct BlockCache {
   static constexpr int kSlots = 4;
@@ -150,5 +154,6 @@ struct BlockCache {
 };
 thread_local BlockCache block_cache;
 constexpr size_t kHeader = 64;  // keeps the payload 64-byte aligned
+#endif
 
 }  // namespace

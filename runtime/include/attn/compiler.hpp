@@ -70,4 +70,10 @@ class Compiler {
 /// The host C++ compiler backend: `ATTNC_CXX` (or `c++`) into a shared object, dlopen'ed.
 std::unique_ptr<Compiler> make_cpu_compiler();
 
+/// A cpu source with a line that starts with this text, then a count N from 2 to 8, within its
+/// first 4 KiB, is compiled as N translation units side by side, the i-th with -DATTN_PART=i, and
+/// the objects linked into one shared object (attnc's generated sources: their Halide pipelines in
+/// part 1, their entry points in part 2). Any other build compiles the file whole.
+inline constexpr const char* kCpuSourcePartsLine = "// attnc-source-parts: ";
+
 }  // namespace attn

@@ -3,6 +3,8 @@
 // Build: c++ -std=c++17 -O2 -ffp-contract=fast -fno-math-errno -c alibi_softcap.cpp
 // (no -m flags: each path's functions carry their own ISA. clang++ is fastest; with g++ add -fno-tree-sra,
 // or the accumulators leave registers.)
+// attnc-source-parts: 2 (the loader compiles -DATTN_PART=1, the Halide pipelines, and -DATTN_PART=2, the entry
+// points, side by side and links them; any other build compiles the file whole)
 // Entry: int attn_alibi_softcap(const attn_kernel_args*), declared in alibi_softcap.h.
 #include "alibi_softcap.h"
 
@@ -29,6 +31,9 @@
 #endif
 #endif
 
+#ifndef ATTN_PART
+#define ATTN_PART 0  // the whole source
+#endif
 // ---- Halide's includes and runtime header (Halide 14 CodeGen_C output), shared by the paths ----
 
 // [Halide runtime header: 2454 lines, hash e6b37a9abfd88c74]
@@ -36,7 +41,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 18 runtime functions: 275 lines, hash fe950690805592d8]
+// [cpu runtime glue for 18 runtime functions: 282 lines, hash 2fadd191b003e120]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -48,6 +53,7 @@
 #endif
 namespace attn_alibi_softcap_avx512 {
 
+#if ATTN_PART != 2  // part 1: the Halide pipelines
 // ---- Halide's helpers ----
 // [Halide's helper block: 151 lines, hash 6f117896fb577891]
 // ---- The Halide pipeline ----
@@ -107,7 +113,11 @@ HALIDE_FUNCTION_ATTRS
 }  // extern "C"
 #endif
 
-
+#endif
+#if ATTN_PART == 2  // part 1's pipeline, called here
+extern "C" int attn_alibi_softcap_avx512_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_rows, int32_t _attn_decoding, int32_t _attn_q_step, int32_t _attn_q0, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer);
+#endif
+#if ATTN_PART != 1  // part 2: the entry points
 // ---- The path's attn_kernel_args entry point ----
 namespace {
 
@@ -255,6 +265,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 245-291, 47 lines]
 int run(const attn_kernel_args* args) {
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 293-306, 14 lines]
+#endif
 
 }  // namespace attn_alibi_softcap_avx512
 #undef ATTN_F16C
@@ -265,6 +276,7 @@ int run(const attn_kernel_args* args) {
 #endif
 #endif  // defined(__x86_64__)
 
+#if ATTN_PART != 1  // part 2: the entry points
 // ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----
 // [fixed text: backends/cpu/fixed/PathDispatch.h, 87 lines]
 
@@ -295,5 +307,6 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   const VectorPath<attn_kernel_args>* path = chosen_path(&why);
   return path ? path_name(path->isa) : "none";
 }
+#endif
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29089 lines, hash a7013b1c6c5e7c8e]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29133 lines, hash 0800e584a3554df9]

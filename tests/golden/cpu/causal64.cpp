@@ -3,6 +3,8 @@
 // Build: c++ -std=c++17 -O2 -ffp-contract=fast -fno-math-errno -c causal64.cpp
 // (no -m flags: each path's functions carry their own ISA. clang++ is fastest; with g++ add -fno-tree-sra,
 // or the accumulators leave registers.)
+// attnc-source-parts: 2 (the loader compiles -DATTN_PART=1, the Halide pipelines, and -DATTN_PART=2, the entry
+// points, side by side and links them; any other build compiles the file whole)
 // Entry: int attn_causal64(const attn_kernel_args*), declared in causal64.h.
 #include "causal64.h"
 
@@ -29,6 +31,9 @@
 #endif
 #endif
 
+#ifndef ATTN_PART
+#define ATTN_PART 0  // the whole source
+#endif
 // ---- Halide's includes and runtime header (Halide 14 CodeGen_C output), shared by the paths ----
 
 // [Halide runtime header: 2454 lines, hash c5c31a150c566be5]
@@ -36,7 +41,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 17 runtime functions: 268 lines, hash 334ceb8c8c2523f5]
+// [cpu runtime glue for 17 runtime functions: 275 lines, hash 16e322e431ba8f11]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -48,6 +53,7 @@
 #endif
 namespace attn_causal64_avx512 {
 
+#if ATTN_PART != 2  // part 1: the Halide pipelines
 // ---- Halide's helpers ----
 // [Halide's helper block: 151 lines, hash 6f117896fb577891]
 // ---- The Halide pipeline ----
@@ -1891,7 +1897,11 @@ int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buff
 }  // extern "C"
 #endif
 
-
+#endif
+#if ATTN_PART == 2  // part 1's pipeline, called here
+extern "C" int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_rows, int32_t _attn_decoding, int32_t _attn_q_step, int32_t _attn_q0, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer);
+#endif
+#if ATTN_PART != 1  // part 2: the entry points
 // ---- The path's attn_kernel_args entry point ----
 namespace {
 
@@ -2037,6 +2047,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 245-291, 47 lines]
 int run(const attn_kernel_args* args) {
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 293-306, 14 lines]
+#endif
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -2047,6 +2058,7 @@ int run(const attn_kernel_args* args) {
 #endif
 #endif  // defined(__x86_64__)
 
+#if ATTN_PART != 1  // part 2: the entry points
 // ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----
 // [fixed text: backends/cpu/fixed/PathDispatch.h, 87 lines]
 
@@ -2077,5 +2089,6 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   const VectorPath<attn_kernel_args>* path = chosen_path(&why);
   return path ? path_name(path->isa) : "none";
 }
+#endif
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17353 lines, hash 76339dfa879678a9]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17385 lines, hash 9a58856764a9bb49]
