@@ -90,6 +90,8 @@ constexpr int kPlanBuffers[] = {0};
 #define ATTN_NUM_BUFFERS 1
 #define ATTN_NUM_SCALARS 0
 #define ATTN_DTYPE_NAMES {2, 32, "f32"}, {0, 32, "i32"}
+#include "backends/cpu/fixed/ElementTypes.h"
+#include "backends/cpu/fixed/ElementConversions.h"
 #include "backends/cpu/fixed/WrapperConstants.h"
 #undef ATTN_KERNEL_NAME
 

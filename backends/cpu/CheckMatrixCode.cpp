@@ -41,9 +41,9 @@ extern "C" {
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16")
 #endif
 namespace check_amx {
-#include "backends/cpu/fixed/WrapperConstants.h"
-#include "backends/cpu/fixed/WrapperSupport.h"
-#include "backends/cpu/fixed/MatrixStaging.h"
+#include "backends/cpu/fixed/ElementTypes.h"
+#include "backends/cpu/fixed/ElementConversions.h"
+#include "backends/cpu/fixed/MatrixFp8.h"
 #include "backends/cpu/fixed/MatrixAmx.h"
 #include "backends/cpu/fixed/MatrixDecode.h"
 #define ATTN_MATRIX_EXTERNS_qk check_amx_qk
@@ -51,15 +51,18 @@ namespace check_amx {
 #include "backends/cpu/fixed/MatrixExterns.h"
 #undef ATTN_MATRIX_EXTERNS_qk
 #undef ATTN_MATRIX_EXTERNS_softmax_pv
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
 }  // namespace check_amx
 // In the same target region, the amx path of an FP8 kernel (e4m3): K and V bytes, read in place by
 // the decoding layout.
 #undef ATTN_IO_TYPE
 #define ATTN_IO_TYPE IoType::E4M3
 namespace check_amx_fp8 {
-#include "backends/cpu/fixed/WrapperConstants.h"
-#include "backends/cpu/fixed/WrapperSupport.h"
-#include "backends/cpu/fixed/MatrixStaging.h"
+#include "backends/cpu/fixed/ElementTypes.h"
+#include "backends/cpu/fixed/ElementConversions.h"
+#include "backends/cpu/fixed/MatrixFp8.h"
 #include "backends/cpu/fixed/MatrixAmx.h"
 #include "backends/cpu/fixed/MatrixDecode.h"
 #define ATTN_MATRIX_EXTERNS_qk check_amx_fp8_qk
@@ -67,6 +70,9 @@ namespace check_amx_fp8 {
 #include "backends/cpu/fixed/MatrixExterns.h"
 #undef ATTN_MATRIX_EXTERNS_qk
 #undef ATTN_MATRIX_EXTERNS_softmax_pv
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
 }  // namespace check_amx_fp8
 #undef ATTN_IO_TYPE
 #define ATTN_IO_TYPE IoType::BF16
@@ -84,9 +90,9 @@ namespace check_amx_fp8 {
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16")
 #endif
 namespace check_avx512bf16 {
-#include "backends/cpu/fixed/WrapperConstants.h"
-#include "backends/cpu/fixed/WrapperSupport.h"
-#include "backends/cpu/fixed/MatrixStaging.h"
+#include "backends/cpu/fixed/ElementTypes.h"
+#include "backends/cpu/fixed/ElementConversions.h"
+#include "backends/cpu/fixed/MatrixFp8.h"
 #include "backends/cpu/fixed/MatrixDpbf16.h"
 #include "backends/cpu/fixed/MatrixDecode.h"
 #define ATTN_MATRIX_EXTERNS_qk check_dpbf16_qk
@@ -94,6 +100,9 @@ namespace check_avx512bf16 {
 #include "backends/cpu/fixed/MatrixExterns.h"
 #undef ATTN_MATRIX_EXTERNS_qk
 #undef ATTN_MATRIX_EXTERNS_softmax_pv
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
 }  // namespace check_avx512bf16
 #if defined(__clang__)
 #pragma clang attribute pop

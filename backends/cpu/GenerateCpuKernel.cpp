@@ -119,7 +119,10 @@ struct PathCode {
   std::string helpers;
   std::string body;         ///< the vector classes and the pipeline (part 1 of the source)
   std::string declaration;  ///< the pipeline's C declaration, for part 2
-  std::string entry;        ///< the path's entry point `run` (and a matrix path's extern stages): part 2
+  /// The element types and conversions (emit_element_code): part 2's, and a matrix path's part 1's too
+  std::string elements;
+  std::string matrix;  ///< a matrix path's products and extern stages: part 1
+  std::string entry;   ///< the path's entry point `run`: part 2
   std::set<std::string> runtime_calls;
 };
 
@@ -127,7 +130,7 @@ struct PathCode {
 PathCode path_code(CpuIsa isa, const cpu::HalideCpp& halide, const std::string& pipeline) {
   cpu::HalideCppParts parts = cpu::split_halide_cpp(halide.code);
   return {isa, std::move(parts.shared), std::move(parts.helpers), std::move(parts.body),
-          cpu::pipeline_declaration(halide.code, pipeline), "", halide.runtime_calls};
+          cpu::pipeline_declaration(halide.code, pipeline), "", "", "", halide.runtime_calls};
 }
 
 /// The namespace of a path's code, e.g. attn_causal_avx2 (its pipeline is <namespace>_pipeline).
@@ -211,9 +214,15 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
     s << "// ---- Vector path '" << cpu_isa_name(p.isa) << "': its Halide pipeline and entry point ----\n";
     if (!arch.empty()) s << "#if " << arch << "\n";
     if (!target_features(p.isa).empty()) s << begin_target(p.isa, uses_f16c(dtype));
-    s << "namespace " << ns << " {\n\n" << cpu::kPipelinesPart << "// ---- Halide's helpers ----\n" << p.helpers
-      << "\n// ---- The Halide pipeline ----\n" << p.body << cpu::kEndPart << cpu::kDeclarationsPart << p.declaration << cpu::kEndPart
-      << cpu::kEntriesPart << p.entry << cpu::kEndPart << "\n}  // namespace " << ns << "\n";
+    // A matrix path's element code serves its extern stages (part 1) and its entry point (part 2).
+    const bool shared_elements = !p.matrix.empty();
+    s << "namespace " << ns << " {\n\n";
+    if (shared_elements) s << "// ---- The path's element types and conversions ----\n" << p.elements;
+    s << cpu::kPipelinesPart << "// ---- Halide's helpers ----\n" << p.helpers
+      << "\n// ---- The Halide pipeline ----\n" << p.body << p.matrix << cpu::kEndPart << cpu::kDeclarationsPart
+      << p.declaration << cpu::kEndPart << cpu::kEntriesPart;
+    if (!shared_elements) s << "// ---- The path's element types and conversions ----\n" << p.elements;
+    s << p.entry << cpu::kEndPart << "\n}  // namespace " << ns << "\n";
     if (!target_features(p.isa).empty()) s << end_target();
     if (!arch.empty()) s << "#endif  // " << arch << "\n";
     s << "\n";
@@ -317,10 +326,10 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     if (ir.sink.defined()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = path_code(target.isa, halide, pipeline);
-    path.entry = "// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
-    // After the wrapper (Halide declares the extern stages it calls): the externs read the kernel's
-    // constants and the staging's FP8 lookup.
-    path.entry += matrix_code(target.isa, pipeline);
+    path.elements = emit_element_code(ir.options.dtype, is_matrix_isa(target.isa));
+    // After the pipeline, which declares the extern stages it calls.
+    path.matrix = matrix_code(target.isa, pipeline);
+    path.entry = "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
     paths.push_back(std::move(path));
   }
   std::ostringstream s;
@@ -365,7 +374,8 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     if (!spec.sink_reads.empty()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = path_code(target.isa, halide, pipeline);
-    path.entry = "// ---- The path's attn_backward_args entry point ----\n" +
+    path.elements = emit_element_code(ir.options.dtype, false);
+    path.entry = "\n// ---- The path's attn_backward_args entry point ----\n" +
                  emit_backward_wrapper(spec, algo.reads, algo.index_slots);
     paths.push_back(std::move(path));
   }

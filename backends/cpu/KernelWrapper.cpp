@@ -113,7 +113,6 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
                           {"ATTN_CHUNK_KEYS", std::to_string(g.key_chunk)},
                           {"ATTN_HEAD_DIM", std::to_string(g.head_dim)},
                           {"ATTN_VALUE_DIM", std::to_string(g.value_dim)},
-                          {"ATTN_IO_TYPE", dtype_enum(spec.dtype)},
                           {"ATTN_LSE_REQUIRED", flag(spec.lse_required)},
                           {"ATTN_MAX_REQUIRED", flag(spec.max_required)},
                           {"ATTN_PACK_HEADS", flag(spec.pack_heads)},
@@ -168,6 +167,12 @@ std::string row_functions(const WrapperSpec& spec) {
 }
 
 }  // namespace
+
+std::string emit_element_code(DType dtype, bool matrix) {
+  std::string code = fill_placeholders(cpu_fixed_text("ElementTypes.h"), {{"ATTN_IO_TYPE", dtype_enum(dtype)}}) +
+                     "\n" + cpu_fixed_text("ElementConversions.h") + "\n";
+  return matrix ? code + cpu_fixed_text("MatrixFp8.h") + "\n" : code;
+}
 
 std::string emit_wrapper(const WrapperSpec& spec) {
   const Geometry& g = spec.geometry;

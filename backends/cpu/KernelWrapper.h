@@ -43,7 +43,13 @@ struct WrapperSpec {
   std::vector<SinkRead> sink_reads{};
 };
 
-/// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).
+/// C++ text of a path's element types and conversions (fixed/ElementTypes.h, ElementConversions.h,
+/// and a matrix path's MatrixFp8.h), which come before its wrapper and (a matrix path's) extern
+/// stages: `dtype` the kernel's I/O type.
+std::string emit_element_code(DType dtype, bool matrix);
+
+/// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for), after
+/// emit_element_code's.
 std::string emit_wrapper(const WrapperSpec& spec);
 
 /// C++ text of the backward's entry point (fixed/BackwardEntry.h) around its pipeline, whose score

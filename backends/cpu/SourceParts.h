@@ -1,10 +1,11 @@
 // The two parts of a generated CPU source. The loader compiles a source that names its parts
 // (kCpuSourcePartsLine, attn/compiler.hpp) twice side by side, -DATTN_PART=1 and -DATTN_PART=2, and
 // links the objects: a cold compile takes the longer part's time, not the sum (docs/cpu.md). Any
-// other build compiles the file whole (ATTN_PART 0). Part 1 holds the Halide pipelines and the
-// runtime functions they call; part 2 the entry points (staging, the calls of the pipelines, the
-// matrix paths' extern stages, the path choice) with the pipelines' declarations. Both hold the
-// includes, Halide's runtime header and the call context.
+// other build compiles the file whole (ATTN_PART 0). Part 1 holds the Halide pipelines, the
+// runtime functions they call and the matrix paths' extern stages; part 2 the entry points
+// (staging, the calls of the pipelines, the merges, the path choice) with the pipelines'
+// declarations. Both hold the includes, Halide's runtime header, the call context and a matrix
+// path's element code (its FP8 table serves the staging and the extern stages).
 #pragma once
 
 #include <string>

@@ -1,12 +1,9 @@
 namespace {
 
-enum class IoType { F32, F16, BF16, E4M3, E5M2 };
 constexpr const char* kKernelName = ATTN_KERNEL_NAME;
 constexpr int kLanes = ATTN_LANES, kTileQ = ATTN_TILE_Q;
 constexpr int32_t kKeyChunk = ATTN_CHUNK_KEYS;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = ATTN_HEAD_DIM, kValueDim = ATTN_VALUE_DIM;  // 0: any
-constexpr IoType kIoType = ATTN_IO_TYPE;  // Q, K and V's
-constexpr bool kFp8 = kIoType == IoType::E4M3 || kIoType == IoType::E5M2;  // descaled Q, K, V; no backward
 constexpr IoType kOutType = kFp8 ? IoType::BF16 : kIoType;  // Out's: bf16 for FP8 inputs
 constexpr bool kLseRequired = ATTN_LSE_REQUIRED;
 constexpr bool kMaxRequired = ATTN_MAX_REQUIRED;  // return_max: the row maxima (attn_kernel_args::max)

@@ -118,16 +118,77 @@ HALIDE_FUNCTION_ATTRS
 extern "C" int attn_alibi_softcap_avx512_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_rows, int32_t _attn_decoding, int32_t _attn_q_step, int32_t _attn_q0, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer);
 #endif
 #if ATTN_PART != 1  // part 2: the entry points
-// ---- The path's attn_kernel_args entry point ----
+// ---- The path's element types and conversions ----
+// The kernel's element type: what Q, K and V hold (filled in per kernel), and whether
+// it is FP8. Before the rest of a path's code that reads it: the entry point, and a matrix path's
+// extern stages (backends/cpu/SourceParts.h: both parts of its source).
 namespace {
 
 enum class IoType { F32, F16, BF16, E4M3, E5M2 };
+constexpr IoType kIoType = IoType::BF16;  // Q, K and V's
+constexpr bool kFp8 = kIoType == IoType::E4M3 || kIoType == IoType::E5M2;  // descaled Q, K, V; no backward
+
+}  // namespace
+
+// Element conversions that the entry point and (the FP8 table) a matrix path's extern stages share:
+// f32 to bf16, f16 and FP8 to f32.
+namespace {
+
+uint16_t float_to_bf16(float f) {  // round to nearest even; a NaN stays a (quiet) NaN
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16, nan = (x >> 16) | 0x40u;
+  return uint16_t((x & 0x7fffffffu) > 0x7f800000u ? nan : rounded);  // a select, so loops of it vectorize
+}
+
+/// An f16 element as f32 (f16 inputs and E5M2, an f16's top byte). Inline: most sources never call it.
+inline float half_to_float(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  float f;
+  if (exponent == 0) {
+    f = float(mantissa) * 5.9604644775390625e-8f;  // subnormal: mantissa * 2^-24
+    return sign ? -f : f;
+  }
+  uint32_t bits = exponent == 31 ? (sign | 0x7f800000u | (mantissa << 13))
+                                 : (sign | ((exponent + 112) << 23) | (mantissa << 13));
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// An OCP FP8 element as f32: E4M3 (bias 7, no infinities, S.1111.111 NaN) or E5M2 (an f16's
+/// top byte).
+inline float fp8_to_float(uint8_t x) {
+  if (kIoType == IoType::E5M2) return half_to_float(uint16_t(x << 8));
+  const uint32_t sign = uint32_t(x & 0x80u) << 24, exponent = (x >> 3) & 0xfu, mantissa = x & 7u;
+  if (exponent == 15 && mantissa == 7) return NAN;
+  if (exponent == 0) {
+    const float f = float(mantissa) * 0.001953125f;  // subnormal: mantissa * 2^-9
+    return sign ? -f : f;
+  }
+  const uint32_t bits = sign | ((exponent + 120) << 23) | (mantissa << 20);
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// Every FP8 value as f32, built once: the rows' conversion is a table lookup.
+struct Fp8Values {
+  float value[256];
+  Fp8Values() {
+    for (int i = 0; i < 256; ++i) value[i] = fp8_to_float(uint8_t(i));
+  }
+};
+
+}  // namespace
+
+
+// ---- The path's attn_kernel_args entry point ----
+namespace {
+
 constexpr const char* kKernelName = "alibi_softcap";
 constexpr int kLanes = 16, kTileQ = 32;
 constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
-constexpr IoType kIoType = IoType::BF16;  // Q, K and V's
-constexpr bool kFp8 = kIoType == IoType::E4M3 || kIoType == IoType::E5M2;  // descaled Q, K, V; no backward
 constexpr IoType kOutType = kFp8 ? IoType::BF16 : kIoType;  // Out's: bf16 for FP8 inputs
 constexpr bool kLseRequired = true;
 constexpr bool kMaxRequired = false;  // return_max: the row maxima (attn_kernel_args::max)
@@ -141,7 +202,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 483 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 438 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 163 lines]
 
@@ -309,4 +370,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
 }
 #endif
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29133 lines, hash 0800e584a3554df9]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29227 lines, hash 62fd6aa67f2f06e2]
