@@ -97,11 +97,15 @@ CompilerRun run_compiler(const std::vector<std::string>& argv, const std::string
   return run;
 }
 
+// The error of a compiler that could not be started (or asked for its identity).
+LoadError cannot_run(const std::string& compiler, const std::string& why) {
+  return LoadError(LoadErrorKind::CompileFailed,
+                   "cannot run the C++ compiler '" + compiler + "' (set ATTNC_CXX): " + why);
+}
+
 // Throws the LoadError of a failed compiler run, with the head of its diagnostics.
 void check(const KernelRequest& request, const std::vector<std::string>& argv, const CompilerRun& run) {
-  if (!run.failed_to_start.empty())
-    throw LoadError(LoadErrorKind::CompileFailed,
-                    "cannot run the C++ compiler '" + argv[0] + "' (set ATTNC_CXX): " + run.failed_to_start);
+  if (!run.failed_to_start.empty()) throw cannot_run(argv[0], run.failed_to_start);
   const ProcessResult& r = run.result;
   if (r.exit_status == 0) return;
   std::string diag = r.output.size() > kMaxDiagnostics
@@ -110,6 +114,38 @@ void check(const KernelRequest& request, const std::vector<std::string>& argv, c
   throw LoadError(LoadErrorKind::CompileFailed, "compiling kernel '" + request.entry +
                                                     "' for cpu failed: " + argv[0] + " exited with status " +
                                                     std::to_string(r.exit_status) + ":\n" + diag);
+}
+
+// Compiles `src` as `parts` translation units (-c -DATTN_PART=i), each on a thread of its own (the
+// last on this one), with the compiler command `argv` (its flags included), then links the objects
+// into `out`; the build folder `dir` holds the objects.
+void compile_in_parts(const KernelRequest& request, const std::vector<std::string>& argv,
+                      const std::string& src, int parts, const std::string& out, const std::string& dir) {
+  std::vector<std::string> compile_only = argv;  // -shared is the link's (clang warns of it with -c)
+  compile_only.erase(std::remove(compile_only.begin(), compile_only.end(), "-shared"), compile_only.end());
+  std::vector<std::vector<std::string>> commands;
+  std::vector<std::string> link = argv;
+  link.insert(link.end(), {"-o", out});
+  for (int i = 1; i <= parts; ++i) {
+    const std::string object = dir + "/part" + std::to_string(i) + ".o";
+    commands.push_back(compile_only);
+    commands.back().insert(commands.back().end(),
+                           {"-c", "-DATTN_PART=" + std::to_string(i), "-o", object, src});
+    link.push_back(object);
+  }
+  std::vector<CompilerRun> runs(commands.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i + 1 < commands.size(); ++i) {
+    try {
+      threads.emplace_back([&, i] { runs[i] = run_compiler(commands[i], dir); });
+    } catch (const std::system_error&) {  // no thread to be had: this part in turn
+      runs[i] = run_compiler(commands[i], dir);
+    }
+  }
+  runs.back() = run_compiler(commands.back(), dir);
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < runs.size(); ++i) check(request, commands[i], runs[i]);
+  check(request, link, run_compiler(link, dir));
 }
 
 // Build folders and loaded objects of processes killed mid-compile (kill -9) older than this are
@@ -136,8 +172,7 @@ class CpuCompiler : public Compiler {
     try {
       s += "\nidentity:" + compiler_identity(cxx);
     } catch (const std::system_error& e) {
-      throw LoadError(LoadErrorKind::CompileFailed,
-                      "cannot run the C++ compiler '" + cxx[0] + "' (set ATTNC_CXX): " + e.what());
+      throw cannot_run(cxx[0], e.what());
     }
     s += "\nflags:";
     for (const std::string& f : base_flags(compiler_identity(cxx))) s += f + " ";
@@ -159,44 +194,16 @@ class CpuCompiler : public Compiler {
     try {
       flags = base_flags(compiler_identity(argv));
     } catch (const std::system_error& e) {
-      throw LoadError(LoadErrorKind::CompileFailed,
-                      "cannot run the C++ compiler '" + argv[0] + "' (set ATTNC_CXX): " + e.what());
+      throw cannot_run(argv[0], e.what());
     }
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), request.flags.begin(), request.flags.end());
     const int parts = compile_parts_side_by_side() ? source_parts(request.source) : 1;
     if (parts == 1) {
-      std::vector<std::string> whole = argv;
-      whole.insert(whole.end(), {"-o", out, src});
-      check(request, whole, run_compiler(whole, dir.path()));
+      argv.insert(argv.end(), {"-o", out, src});
+      check(request, argv, run_compiler(argv, dir.path()));
     } else {
-      // Each part on a thread of its own (the last on this one), then one link of the objects.
-      std::vector<std::vector<std::string>> commands;
-      std::vector<std::string> link = argv;
-      link.insert(link.end(), {"-o", out});
-      std::vector<std::string> compile_only = argv;  // -shared is the link's (clang warns of it with -c)
-      compile_only.erase(std::remove(compile_only.begin(), compile_only.end(), "-shared"),
-                         compile_only.end());
-      for (int i = 1; i <= parts; ++i) {
-        const std::string object = dir.path() + "/part" + std::to_string(i) + ".o";
-        commands.push_back(compile_only);
-        commands.back().insert(commands.back().end(),
-                               {"-c", "-DATTN_PART=" + std::to_string(i), "-o", object, src});
-        link.push_back(object);
-      }
-      std::vector<CompilerRun> runs(commands.size());
-      std::vector<std::thread> threads;
-      for (size_t i = 0; i + 1 < commands.size(); ++i) {
-        try {
-          threads.emplace_back([&, i] { runs[i] = run_compiler(commands[i], dir.path()); });
-        } catch (const std::system_error&) {  // no thread to be had: this part in turn
-          runs[i] = run_compiler(commands[i], dir.path());
-        }
-      }
-      runs.back() = run_compiler(commands.back(), dir.path());
-      for (std::thread& t : threads) t.join();
-      for (size_t i = 0; i < runs.size(); ++i) check(request, commands[i], runs[i]);
-      check(request, link, run_compiler(link, dir.path()));
+      compile_in_parts(request, argv, src, parts, out, dir.path());
     }
     std::ifstream in(out, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -229,7 +229,7 @@ std::string pipeline_declaration(const std::string& code, const std::string& pip
   const size_t end = begin == std::string::npos ? begin : code.find(") {\n", begin);
   if (end == std::string::npos)
     throw std::logic_error("internal error: Halide's C++ no longer defines " + pipeline + " on one line");
-  return "extern \"C\" " + code.substr(begin + 1, end + 1 - (begin + 1)) + ";\n";
+  return "extern \"C\" " + code.substr(begin + 1, end - begin) + ";\n";
 }
 
 }  // namespace attn::cpu

@@ -169,9 +169,10 @@ std::string row_functions(const WrapperSpec& spec) {
 }  // namespace
 
 std::string emit_element_code(DType dtype, bool matrix) {
-  std::string code = fill_placeholders(cpu_fixed_text("ElementTypes.h"), {{"ATTN_IO_TYPE", dtype_enum(dtype)}}) +
-                     "\n" + cpu_fixed_text("ElementConversions.h") + "\n";
-  return matrix ? code + cpu_fixed_text("MatrixFp8.h") + "\n" : code;
+  std::string code = fill_placeholders(cpu_fixed_text("ElementTypes.h"), {{"ATTN_IO_TYPE", dtype_enum(dtype)}});
+  code += "\n" + cpu_fixed_text("ElementConversions.h") + "\n";
+  if (matrix) code += cpu_fixed_text("MatrixFp8.h") + "\n";
+  return code;
 }
 
 std::string emit_wrapper(const WrapperSpec& spec) {
