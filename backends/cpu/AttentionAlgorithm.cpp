@@ -202,6 +202,23 @@ void define_scores(AttentionDefinition& d) {
   a.dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
   a.scores = Func(d.prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii);
+  // The decoding layout: the same products for the first kDecodeRows rows only (ScheduleAttention.cpp
+  // blocks them in narrower vectors). A tile of 32 rows decoding the 4 query heads of a group spent
+  // 7/8 of its Q·Kᵀ on rows that hold no query.
+  a.dec_dot = Func(d.prefix + "dec_dot");
+  a.dec_dot(j, ii) = 0.0f;
+  a.dec_dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
+  a.dec_scores = Func(d.prefix + "dec_scores");
+  a.dec_scores(j, ii) = a.dec_dot(j, ii);
+}
+
+// The raw scores as the mask pass reads them: the f32 paths' decoding layout takes row ii's from
+// dec_scores (rows past kDecodeRows read its last row: padding the wrapper ignores). Halide makes
+// each Func's production conditional on the select's condition, so a call computes one of the two.
+Expr raw_scores(const AttentionDefinition& d) {
+  const AttentionAlgorithm& a = d.a;
+  if (d.g.matrix) return a.scores(a.j, a.ii);
+  return select(a.decoding != 0, a.dec_scores(a.j, min(a.ii, kDecodeRows - 1)), a.scores(a.j, a.ii));
 }
 
 // The bf16 matrix paths: Q·K^T is an extern stage (fixed/MatrixProducts.h: AMX tiles or
@@ -233,7 +250,7 @@ void define_masked(AttentionDefinition& d) {
   Expr bound_mask = lower_reductions_to_rdoms(d.bind(checked_mask), prefix + "mask_");
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
-  Expr s = a.scores(j, ii);
+  Expr s = raw_scores(d);
   if (!d.identity) {
     // The score is evaluated at kept keys only (docs/language.md): its loads are not checked
     // where the mask is false.

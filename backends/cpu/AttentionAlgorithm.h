@@ -16,6 +16,11 @@ struct TilePlan;
 
 namespace attn::cpu {
 
+/// The decoding layout: a call whose tasks have at most this many query rows each (one token of a
+/// few heads of a group) passes `decoding` != 0, and the pipeline computes Q·Kᵀ for those rows only
+/// (the f32 paths: dec_scores; the matrix paths: fixed/MatrixDecode.h). The wrapper's kDecodeRows.
+constexpr int kDecodeRows = 8;
+
 /// Tile sizes and padding rules; chosen per ISA by `choose_geometry`.
 struct Geometry {
   int vector_lanes = 16;  ///< f32 lanes of one vector register
@@ -55,9 +60,10 @@ struct AttentionAlgorithm {
   /// The tile's first `rows` rows hold queries, the rest padding (a last tile, a decoding group of
   /// heads): the matrix paths' products and softmax skip the padding in blocks of 16 rows.
   Halide::Param<int> rows;
-  /// 1: the wrapper staged Q, K and V in the matrix paths' decoding layout (plain rows,
-  /// fixed/MatrixStaging.h); 2: the same, K and V as their rows' addresses (a paged cache); always
-  /// 0 on the other paths.
+  /// Nonzero: the call takes the decoding layout (kDecodeRows). The matrix paths: 1, the wrapper
+  /// staged Q, K and V as plain rows (fixed/MatrixStaging.h); 2, the same, K and V as their rows'
+  /// addresses (a paged cache, FP8). The f32 paths read their inputs as always, and take the
+  /// scores of the first kDecodeRows rows from dec_scores.
   Halide::Param<int> decoding;
   Halide::Param<int> q_step;  ///< 1: row ii is query q0 + tile*T + ii; 0: every row is query q0 + tile*T
   Halide::Param<int> q0;      ///< the position of the call's first query row (a paged sequence's)
@@ -72,6 +78,9 @@ struct AttentionAlgorithm {
   /// No mask and no score modifier: `masked` is `scores` (the schedule inlines it).
   bool masked_is_scores = false;
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, partial, out;
+  /// The f32 paths' decoding layout: Q·Kᵀ of the tile's first kDecodeRows rows (dec_dot, blocked
+  /// in dec_scores), which `masked` reads instead of `scores` when `decoding` is nonzero.
+  Halide::Func dec_dot, dec_scores;
   Halide::Var c, j, ii;
   Halide::RDom rd, rk;
   /// With Geometry::pv_key_block: P·V of whole key block kb (pv_block(c, ii, kb), over rki), the

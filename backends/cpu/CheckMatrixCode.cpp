@@ -22,6 +22,7 @@ extern "C" {
 #define ATTN_LANES 16
 #define ATTN_TILE_Q 32
 #define ATTN_CHUNK_KEYS 1024
+#define ATTN_DECODE_ROWS 8
 #define ATTN_HEAD_DIM 0
 #define ATTN_VALUE_DIM 0
 #define ATTN_IO_TYPE IoType::BF16

@@ -23,7 +23,7 @@ class CpuCodeGen : public HI::CodeGen_C {
  protected:
   using HI::CodeGen_C::visit;
 
-  // Halide's vector classes (fixed/HalideVectorOps.h) with six changes, then Halide's typedefs:
+  // Halide's vector classes (fixed/HalideVectorOps.h) with seven changes, then Halide's typedefs:
   // - Comparisons and logical and/or give 0/1 lanes, native and C++ vectors alike, as scalar bools,
   //   broadcasts of them and bool buffer loads are: Halide 14 returned the vector truth value -1
   //   narrowed to 0xFF (0xff in CppVectorOps), so `(q < n) == (kv < n)` compared 0xFF with a
@@ -40,6 +40,8 @@ class CpuCodeGen : public HI::CodeGen_C {
   //   pass, and the call's clobbered ymm registers sent the pass's constants to the stack.
   // - Vector loads and stores take an int64_t offset: the indices are int64 arithmetic
   //   (WidenIndices.h), and an int32_t parameter would sign-extend them again at every access.
+  // - shuffle() takes a vector of other lanes too: Halide 14 declares only same-lane shuffles, and
+  //   widens a narrower vector with one (the f32 decoding layout's 8 rows read as 16).
   void add_vector_typedefs(const std::set<Halide::Type>& vector_types) override {
     stream << kPathCodeMarker;  // split_halide_cpp: where the path's own code begins
     if (!vector_types.empty()) {

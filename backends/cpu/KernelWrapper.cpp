@@ -111,6 +111,7 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
                          {{"ATTN_LANES", std::to_string(g.vector_lanes)},
                           {"ATTN_TILE_Q", std::to_string(g.tile_q)},
                           {"ATTN_CHUNK_KEYS", std::to_string(g.key_chunk)},
+                          {"ATTN_DECODE_ROWS", std::to_string(kDecodeRows)},
                           {"ATTN_HEAD_DIM", std::to_string(g.head_dim)},
                           {"ATTN_VALUE_DIM", std::to_string(g.value_dim)},
                           {"ATTN_LSE_REQUIRED", flag(spec.lse_required)},

@@ -78,11 +78,13 @@ struct KeySide {
       memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
     }
   }
-  /// The f32 paths have one layout: their pipeline computes every row of a tile.
-  static bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
+  /// Whether a call takes the decoding layout: every task has at most kDecodeRows query rows
+  /// (`task_rows`: one token of a few heads of a group), and the pipeline computes the scores of
+  /// those rows only. K and V are read as for any call.
+  static bool decoding_layout(int64_t task_rows, int64_t, int64_t) { return task_rows <= kDecodeRows; }
   /// prepare_key_side (below) for rows of `columns` floats, from `paged` pages if it has a table
   /// (FP8 elements as they are: their factors apply to the scores and Out, WrapperEntry.h).
-  /// (`plain_rows`: the f32 paths have no decoding layout; false.)
+  /// (`plain_rows`, the decoding layout: read as any other.)
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged,
                bool plain_rows = false);
   /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
@@ -142,7 +144,7 @@ inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int6
 
 /// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's
 /// q buffer; `row(r)` is where row r starts in the caller's tensor, FP8 elements are times
-/// `descale`, the scores' factor (q_descale x k_descale). (`plain`: always false here.)
+/// `descale`, the scores' factor (q_descale x k_descale). (`plain`, the decoding layout: the same rows.)
 template <typename RowAddress>
 void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, float descale, Plane& plane,
                       bool) {

@@ -112,6 +112,14 @@ public:
         return r;
     }
 
+    // A shuffle of a vector of other lanes (attnc: a narrower vector widened).
+    template<int... Indices, typename InVec>
+    static Vec shuffle(const InVec &a) {
+        static_assert(sizeof...(Indices) == Lanes, "shuffle() requires an exact match of lanes");
+        Vec r = { a[Indices]... };
+        return r;
+    }
+
     static Vec replace(const Vec &v, size_t i, const ElementType b) {
         Vec r = v;
         r[i] = b;
@@ -658,6 +666,18 @@ public:
 #elif __has_builtin(__builtin_shuffle) || defined(__GNUC__)
         // GCC
         return __builtin_shuffle(a, NativeVector<int, sizeof...(Indices)>{Indices...});
+#else
+        Vec r = { a[Indices]... };
+        return r;
+#endif
+    }
+
+    // A shuffle of a vector of other lanes (attnc: the decoding layout's 8 rows read as 16).
+    template<int... Indices, typename InVec>
+    static Vec shuffle(const InVec a) {
+        static_assert(sizeof...(Indices) == Lanes, "shuffle() requires an exact match of lanes");
+#if __has_builtin(__builtin_shufflevector)
+        return __builtin_shufflevector(a, a, Indices...);
 #else
         Vec r = { a[Indices]... };
         return r;

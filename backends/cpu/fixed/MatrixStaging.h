@@ -7,7 +7,6 @@ namespace {
 static_assert(kIoType == IoType::BF16 || kFp8, "the matrix paths read bf16 or FP8 Q, K and V");
 
 constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product (an AMX tile's row)
-constexpr int64_t kDecodeRows = 8;   // query rows a task may have for the decoding layout
 constexpr int64_t kInBytes = kFp8 ? 1 : 2;  // bytes of an element of Q, K and V
 
 /// `n` elements of Q, K or V as bf16 at `dst`: a copy, or FP8 elements' values (Fp8Lookup; the

@@ -111,11 +111,13 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   // K and V that need converting are converted by the tasks themselves when at most two tasks
   // read each key/value plane (and a paged cache decoding), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
-  // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
+  // The decoding layout when no task has more than a few rows (kDecodeRows): the pipeline computes
+  // the scores of those rows only, and the matrix paths read K and V as plain rows
+  // (fixed/MatrixStaging.h).
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
-  // The pipeline's `decoding`: 0, 1 (bf16 K and V rows in place) or 2 (their row addresses: a paged
-  // cache's, or FP8 rows, read in place too).
+  // The pipeline's `decoding`: 0, or for the decoding layout 1 (the matrix paths: bf16 K and V rows
+  // in place) or 2 (their row addresses: a paged cache's, or FP8 rows, read in place too).
   const int32_t decoding_layout = decoding ? (at.pages.table || kFp8 ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;

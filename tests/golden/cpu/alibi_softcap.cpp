@@ -58,7 +58,42 @@ namespace attn_alibi_softcap_avx512 {
 // [Halide's helper block: 151 lines, hash 6f117896fb577891]
 // ---- The Halide pipeline ----
 // ---- The path's own code: vector classes, pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 839 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 859 lines]
+#if halide_cpp_use_native_vector(uint8_t, 8)
+using uint8x8_t = NativeVector<uint8_t, 8>;
+using uint8x8_t_ops = NativeVectorOps<uint8_t, 8>;
+#else
+using uint8x8_t = CppVector<uint8_t, 8>;
+using uint8x8_t_ops = CppVectorOps<uint8_t, 8>;
+#endif
+#if halide_cpp_use_native_vector(int32_t, 8)
+using int32x8_t = NativeVector<int32_t, 8>;
+using int32x8_t_ops = NativeVectorOps<int32_t, 8>;
+#else
+using int32x8_t = CppVector<int32_t, 8>;
+using int32x8_t_ops = CppVectorOps<int32_t, 8>;
+#endif
+#if halide_cpp_use_native_vector(float, 8)
+using float8 = NativeVector<float, 8>;
+using float8_ops = NativeVectorOps<float, 8>;
+#else
+using float8 = CppVector<float, 8>;
+using float8_ops = CppVectorOps<float, 8>;
+#endif
+#if halide_cpp_use_native_vector(int64_t, 8)
+using int64x8_t = NativeVector<int64_t, 8>;
+using int64x8_t_ops = NativeVectorOps<int64_t, 8>;
+#else
+using int64x8_t = CppVector<int64_t, 8>;
+using int64x8_t_ops = CppVectorOps<int64_t, 8>;
+#endif
+#if halide_cpp_use_native_vector(uint64_t, 8)
+using uint64x8_t = NativeVector<uint64_t, 8>;
+using uint64x8_t_ops = NativeVectorOps<uint64_t, 8>;
+#else
+using uint64x8_t = CppVector<uint64_t, 8>;
+using uint64x8_t_ops = CppVectorOps<uint64_t, 8>;
+#endif
 #if halide_cpp_use_native_vector(uint8_t, 16)
 using uint8x16_t = NativeVector<uint8_t, 16>;
 using uint8x16_t_ops = NativeVectorOps<uint8_t, 16>;
@@ -107,7 +142,7 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3716 lines, hash 80e552fc2e0714b1]
+// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 4643 lines, hash bc1253ff918522ed]
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -188,6 +223,9 @@ namespace {
 constexpr const char* kKernelName = "alibi_softcap";
 constexpr int kLanes = 16, kTileQ = 32;
 constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
+// A call whose tasks have at most this many query rows each (one token of a few heads) takes the
+// decoding layout: the pipeline computes the scores of those rows only.
+constexpr int64_t kDecodeRows = 8;
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
 constexpr IoType kOutType = kFp8 ? IoType::BF16 : kIoType;  // Out's: bf16 for FP8 inputs
 constexpr bool kLseRequired = true;
@@ -204,7 +242,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 // [fixed text: backends/cpu/fixed/WrapperSupport.h, 438 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 163 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 165 lines]
 
 namespace {
 
@@ -293,11 +331,13 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   // K and V that need converting are converted by the tasks themselves when at most two tasks
   // read each key/value plane (and a paged cache decoding), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
-  // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
+  // The decoding layout when no task has more than a few rows (kDecodeRows): the pipeline computes
+  // the scores of those rows only, and the matrix paths read K and V as plain rows
+  // (fixed/MatrixStaging.h).
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
-  // The pipeline's `decoding`: 0, 1 (bf16 K and V rows in place) or 2 (their row addresses: a paged
-  // cache's, or FP8 rows, read in place too).
+  // The pipeline's `decoding`: 0, or for the decoding layout 1 (the matrix paths: bf16 K and V rows
+  // in place) or 2 (their row addresses: a paged cache's, or FP8 rows, read in place too).
   const int32_t decoding_layout = decoding ? (at.pages.table || kFp8 ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
@@ -318,14 +358,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 136-207, 72 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 138-209, 72 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 209-242, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 211-244, 34 lines]
             int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(rows), decoding_layout, int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 245-291, 47 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 247-293, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 293-306, 14 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 295-308, 14 lines]
 #endif
 
 }  // namespace attn_alibi_softcap_avx512
@@ -370,4 +410,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
 }
 #endif
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29227 lines, hash 62fd6aa67f2f06e2]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 31651 lines, hash 183f80e2f3722bec]
