@@ -205,9 +205,11 @@ void define_scores(AttentionDefinition& d) {
   // The decoding layout: the same products for the first kDecodeRows rows only (ScheduleAttention.cpp
   // blocks them in narrower vectors). A tile of 32 rows decoding the 4 query heads of a group spent
   // 7/8 of its Q·Kᵀ on rows that hold no query.
+  a.dec_keys = Func(d.prefix + "dec_keys");
+  a.dec_keys(c, j) = a.k(c, key_row);
   a.dec_dot = Func(d.prefix + "dec_dot");
   a.dec_dot(j, ii) = 0.0f;
-  a.dec_dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
+  a.dec_dot(j, ii) += a.qs(a.rd, ii) * a.dec_keys(a.rd, j);
   a.dec_scores = Func(d.prefix + "dec_scores");
   a.dec_scores(j, ii) = a.dec_dot(j, ii);
 }

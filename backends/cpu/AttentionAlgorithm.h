@@ -79,8 +79,9 @@ struct AttentionAlgorithm {
   bool masked_is_scores = false;
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, partial, out;
   /// The f32 paths' decoding layout: Q·Kᵀ of the tile's first kDecodeRows rows (dec_dot, blocked
-  /// in dec_scores), which `masked` reads instead of `scores` when `decoding` is nonzero.
-  Halide::Func dec_dot, dec_scores;
+  /// in dec_scores, from the block's key rows as dec_keys copies them), which `masked` reads
+  /// instead of `scores` when `decoding` is nonzero.
+  Halide::Func dec_keys, dec_dot, dec_scores;
   Halide::Var c, j, ii;
   Halide::RDom rd, rk;
   /// With Geometry::pv_key_block: P·V of whole key block kb (pv_block(c, ii, kb), over rki), the

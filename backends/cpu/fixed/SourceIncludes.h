@@ -23,3 +23,10 @@
 #endif
 #endif
 
+// A product and the sum it feeds as one fused multiply-add, as g++ compiles C++ by default: Halide
+// writes them as two statements, which clang fuses only under this pragma (one rounding instead of
+// two; on Intel cores one uop instead of two on the ports the FMAs use).
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#endif
+
