@@ -43,34 +43,18 @@ void schedule_attention(AttentionAlgorithm& a) {
   a.qs.compute_root().reorder_storage(ii, c).vectorize(ii, VL);
 
   // Scores in blocks of (tile rows) x KB keys; the accumulator stays in registers.
-  a.scores.compute_root()
-      .reorder_storage(ii, j)
-      .split(j, jo, ji, KB, TailStrategy::RoundUp)
-      .reorder(ii, ji, jo)
-      .vectorize(ii, VL)
-      .unroll(ii)
-      .unroll(ji);
-  a.dot.compute_at(a.scores, jo).reorder_storage(ii, j).vectorize(ii, VL).unroll(ii).unroll(j);
-  a.dot.update().reorder(ii, j, rd).vectorize(ii, VL).unroll(ii).unroll(j);
+  schedule_product_blocks(a.scores, a.dot, rd, ii, j, jo, ji, VL, KB);
 
   // The decoding layout's scores (kDecodeRows rows): the same blocks with the rows in vectors of at
   // most kDecodeRows lanes (ymm on AVX-512) and as many keys as the accumulators allow. 32/8 GQA
   // heads, 8 x 4096 keys, D 128, f32 [avx512: Zen 4]: 24.4 -> 15.5 ms (docs/cpu.md).
   const int DV = std::min(kDecodeRows, VL), DKB = std::max(1, g.accumulators / (kDecodeRows / DV));
-  a.dec_scores.compute_root()
-      .bound(ii, 0, kDecodeRows)
-      .reorder_storage(ii, j)
-      .split(j, jo, ji, DKB, TailStrategy::RoundUp)
-      .reorder(ii, ji, jo)
-      .vectorize(ii, DV)
-      .unroll(ii)
-      .unroll(ji);
+  a.dec_scores.bound(ii, 0, kDecodeRows);
+  schedule_product_blocks(a.dec_scores, a.dec_dot, rd, ii, j, jo, ji, DV, DKB);
   // Each block's key rows copied first, one sequential read (the compilers make it a memcpy) that
   // the hardware prefetcher follows: the products' broadcasts walk 16 rows 4 bytes a step, and
   // waited on memory there (20.4 -> 15.0 ms above).
   a.dec_keys.compute_at(a.dec_scores, jo).store_in(MemoryType::Stack);
-  a.dec_dot.compute_at(a.dec_scores, jo).reorder_storage(ii, j).vectorize(ii, DV).unroll(ii).unroll(j);
-  a.dec_dot.update().reorder(ii, j, rd).vectorize(ii, DV).unroll(ii).unroll(j);
 
   // A pass over the tile's scores, key by key, each key's rows in vectors (stored that way too):
   // rows_in_vectors.
@@ -120,6 +104,18 @@ void schedule_attention(AttentionAlgorithm& a) {
       .vectorize(ci, VL)
       .unroll(ci)
       .unroll(ii);
+}
+
+void schedule_product_blocks(Func out, Func dot, RVar rd, Var ii, Var j, Var jo, Var ji, int lanes, int keys) {
+  out.compute_root()
+      .reorder_storage(ii, j)
+      .split(j, jo, ji, keys, TailStrategy::RoundUp)
+      .reorder(ii, ji, jo)
+      .vectorize(ii, lanes)
+      .unroll(ii)
+      .unroll(ji);
+  dot.compute_at(out, jo).reorder_storage(ii, j).vectorize(ii, lanes).unroll(ii).unroll(j);
+  dot.update().reorder(ii, j, rd).vectorize(ii, lanes).unroll(ii).unroll(j);
 }
 
 }  // namespace attn::cpu

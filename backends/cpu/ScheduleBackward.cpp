@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "backends/cpu/BackwardAlgorithm.h"
+#include "backends/cpu/ScheduleAttention.h"
 #include "backends/cpu/ScheduleMath.h"
 
 namespace attn::cpu {
@@ -18,19 +19,8 @@ void schedule_backward(BackwardAlgorithm& a) {
   Var jo("jo"), ji("ji"), iio("iio"), iiv("iiv"), rg("rg"), rr("rr"), co("co"), ci("ci");
 
   // Q K^T and dO V^T in blocks of (tile rows) x KB keys.
-  auto block = [&](Func out, Func dot, RVar rd) {
-    out.compute_root()
-        .reorder_storage(ii, j)
-        .split(j, jo, ji, KB, TailStrategy::RoundUp)
-        .reorder(ii, ji, jo)
-        .vectorize(ii, VL)
-        .unroll(ii)
-        .unroll(ji);
-    dot.compute_at(out, jo).reorder_storage(ii, j).vectorize(ii, VL).unroll(ii).unroll(j);
-    dot.update().reorder(ii, j, rd).vectorize(ii, VL).unroll(ii).unroll(j);
-  };
-  block(a.scores, a.dot, a.rd.x);
-  block(a.dprobs, a.dp_dot, a.rdv.x);
+  schedule_product_blocks(a.scores, a.dot, a.rd.x, ii, j, jo, ji, VL, KB);
+  schedule_product_blocks(a.dprobs, a.dp_dot, a.rdv.x, ii, j, jo, ji, VL, KB);
 
   // Elementwise passes vectorized over the tile's rows.
   for (Func f : {a.probs, a.ds})
