@@ -198,7 +198,9 @@ class CpuCompiler : public Compiler {
     }
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), request.flags.begin(), request.flags.end());
-    const int parts = compile_parts_side_by_side() ? source_parts(request.source) : 1;
+    // The load is read only for a source that names parts.
+    const int named = source_parts(request.source);
+    const int parts = named > 1 && compile_parts_side_by_side() ? named : 1;
     if (parts == 1) {
       argv.insert(argv.end(), {"-o", out, src});
       check(request, argv, run_compiler(argv, dir.path()));
