@@ -129,8 +129,8 @@ CudaSourceChoice choose_source(CudaDevice& device, const KernelIR& ir, const Ker
                                const CudaRunOptions& options) {
   CudaPrintOptions po;
   po.sm = device.sm();
-  po.head_dim = static_cast<int>(in.q.shape[3]);
-  po.value_dim = static_cast<int>(in.v.shape[3]);
+  po.head_dim = static_cast<int>(in.q.shape.back());  // [B, H, L, D], or [T, H, D] ragged
+  po.value_dim = static_cast<int>(in.v.shape.back());
   po.prefer_wgmma = options.prefer_wgmma;
   KernelIR specialized = ir;
   specialized.options.head_dim = po.head_dim;
@@ -141,7 +141,8 @@ CudaSourceChoice choose_source(CudaDevice& device, const KernelIR& ir, const Ker
   // A tuned tile shape: cached for this device, kernel and size class, or searched for now.
   const std::string key = tune_key(device, c.src.cu, in);
   std::optional<CudaTileConfig> tuned = options.prefer_wgmma ? std::nullopt : tuned_shapes().find(key);
-  if (!tuned && options.autotune && !options.prefer_wgmma) {
+  // The search cuts dense inputs (take_prefix): a ragged batch takes the cached or the table's shape.
+  if (!tuned && options.autotune && !options.prefer_wgmma && !in.ragged()) {
     std::vector<CudaTileConfig> configs;
     CudaTuneResult t = tune(device, specialized, po, in, configs);
     c.trials = t.trials;
@@ -173,6 +174,8 @@ std::string cuda_size_classes(const KernelInputs& in) {
     while (c < n) c *= 2;
     return std::to_string(c);
   };
+  if (in.q.shape.size() == 3)  // a ragged batch [T, H, D]: its heads and packed rows
+    return size_class(in.q.shape[1]) + " " + size_class(in.q.shape[0]) + " " + size_class(in.k.shape[0]);
   return size_class(in.q.shape[0] * in.q.shape[1]) + " " + size_class(in.q.shape[2]) + " " +
          size_class(in.k.shape[2]);
 }
@@ -198,7 +201,7 @@ Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRu
 
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
   validate_inputs(ir, in);
-  require_dense(in, "the cuda target");
+  require_unpaged(in, "the cuda target");
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
   CudaSourceChoice choice = choose_source(*device, ir, in, options);
   CudaRunResult result;

@@ -92,6 +92,10 @@ class InPlaceArgs {
                            {&call.k_descale, &in.k_descale},
                            {&call.v_descale, &in.v_descale}})
       if (!t->shape.empty()) args_.view(*t).strides = const_cast<int64_t*>(view->strides.data());
+    // The boundaries, page table and key lengths are the host copies checked_shapes read, whatever
+    // the call's device (the cuda target reads them there: no wait for the GPU).
+    for (const HostTensor* t : {&in.cu_seqlens_q, &in.cu_seqlens_k, &in.page_table, &in.kv_lens})
+      if (!t->shape.empty()) args_.view(*t).device = {kDLCPU, 0};
     args_.args().num_threads = call.threads;
   }
   attn_kernel_args& args() { return args_.args(); }

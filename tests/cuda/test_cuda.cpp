@@ -19,12 +19,14 @@
 #include "attn/cuda_abi.h"
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaBackward.h"
+#include "backends/cuda/CudaDeviceText.h"
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "backends/reference/EvalExpr.h"
 #include "codegen/KernelIR.h"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaRagged.h"
 #include "runtime/Npy.h"
 #include "runtime/Nvrtc.h"
 #include "runtime/TilePlanText.h"
@@ -700,4 +702,74 @@ BOOST_AUTO_TEST_CASE(reduction_masks_carry_a_run_time_plan) {
     }
   }
   BOOST_TEST(found == 1);
+}
+
+// Ragged batches (runtime/CudaRagged.h): the boundaries' checks, each sequence's parameter block
+// over the packed tensors, and what the device code makes of it (CtaRows compiled for the host):
+// the kernel's `b` is the sequence's index, the tensors are addressed from the sequence's rows.
+BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
+  std::vector<CudaSequence> seqs;
+  BOOST_TEST(check_cuda_boundaries({}, "cu_seqlens_q", 0).find("at least one entry") != std::string::npos);
+  BOOST_TEST(check_cuda_boundaries({1, 3}, "cu_seqlens_q", 3).find("starts at 1, not 0") !=
+             std::string::npos);
+  BOOST_TEST(check_cuda_boundaries({0, 3, 2}, "cu_seqlens_k", 2).find("decreases at entry 2") !=
+             std::string::npos);
+  BOOST_TEST(check_cuda_boundaries({0, 3}, "cu_seqlens_q", 4).find("ends at 3") != std::string::npos);
+  BOOST_TEST(cuda_sequences({0, 1, 2}, {0, 2}, 2, 2, seqs).find("both are sequences + 1") !=
+             std::string::npos);
+  BOOST_REQUIRE(cuda_sequences({0, 2, 2, 7}, {0, 5, 6, 6}, 7, 6, seqs).empty());
+  BOOST_REQUIRE(seqs.size() == 3u);
+  BOOST_TEST((seqs[1].q_row == 2 && seqs[1].q_len == 0 && seqs[1].k_row == 5 && seqs[1].k_len == 1));
+  BOOST_TEST((seqs[2].q_row == 2 && seqs[2].q_len == 5 && seqs[2].k_row == 6 && seqs[2].k_len == 0));
+
+  // Packed bf16 Q [7, 4, 8], K/V [6, 2, 8], Out [7, 4, 8], LSE [7, 4]: strides {0, head, token}.
+  std::vector<uint16_t> q(7 * 4 * 8), k(6 * 2 * 8), v(6 * 2 * 8), out(7 * 4 * 8);
+  std::vector<float> lse(7 * 4);
+  attn_cuda_params packed{};
+  packed.q = q.data(), packed.k = k.data(), packed.v = v.data(), packed.out = out.data(),
+  packed.lse = lse.data();
+  for (long long* s : {packed.q_stride, packed.out_stride}) s[0] = 0, s[1] = 8, s[2] = 32;
+  for (long long* s : {packed.k_stride, packed.v_stride}) s[0] = 0, s[1] = 8, s[2] = 16;
+  packed.lse_stride[0] = 0, packed.lse_stride[1] = 1, packed.lse_stride[2] = 4;
+  packed.q_heads = 4, packed.kv_heads = 2, packed.q_len = 7, packed.kv_len = 6;
+  const attn_cuda_params p = cuda_sequence_params(packed, seqs[0], 0, 2),
+                         r = cuda_sequence_params(packed, seqs[2], 2, 2);
+  BOOST_TEST((p.q == q.data() && p.k == k.data() && p.batch_base == 0 && p.q_len == 2 && p.kv_len == 5));
+  BOOST_TEST((r.q == q.data() + 2 * 32 && r.out == out.data() + 2 * 32 && r.lse == lse.data() + 2 * 4));
+  BOOST_TEST((r.k == k.data() + 6 * 16 && r.v == v.data() + 6 * 16 && r.batch == 1 && r.batch_base == 2));
+  BOOST_TEST((r.q_len == 5 && r.kv_len == 0 && r.q_stride[1] == 8 && r.q_stride[2] == 32));
+
+  // The device code: blockIdx.z = 0 of sequence 2's launch is b = 2, its rows start at row 2.
+  std::vector<std::string> errors;
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors, {"bf16"});
+  BOOST_REQUIRE(!kernels.empty());
+  std::string plan;
+  std::string src = test::host_device_prelude() + "#define ATTN_PACK_HEADS 0\nnamespace k {\n" +
+                    print_cuda_device_functions(*kernels[0].ir, &plan, 64, 64) +
+                    cuda_device_text("attn_split_merge.cuh") + cuda_device_text("attn_tiles.cuh") + "}\n";
+  src +=
+      "extern \"C\" void rows(const attn_cuda_params* p, unsigned y, long long* o) {\n"
+      "  using namespace k::attn_dev;\n"
+      "  blockIdx = {0, y, 0};\n"
+      "  const CtaRows cr(*p, 64);\n"
+      "  o[0] = cr.b, o[1] = cr.z, o[2] = cr.rows;\n"
+      "  o[3] = cr.q_tile(*p) - static_cast<const attn_elem*>(p->q);\n"
+      "  o[4] = cr.k_head(*p) - static_cast<const attn_elem*>(p->k);\n"
+      "}\n";
+  test::TempDir tmp;
+  void* so = test::load_host_library(tmp.path(), src);
+  auto rows = reinterpret_cast<void (*)(const attn_cuda_params*, unsigned, long long*)>(dlsym(so, "rows"));
+  BOOST_REQUIRE(rows);
+  attn_cuda_params seq1 = cuda_sequence_params(packed, {1, 5, 2, 3}, 1, 2);  // rows 1..5, keys 2..4
+  seq1.q_stride[0] = seq1.k_stride[0] = 1 << 20;  // the launch's batch entry 0 is the sequence
+  long long o[5];
+  rows(&seq1, 3, o);  // head 3, key/value head 1
+  BOOST_TEST(o[0] == 1);
+  BOOST_TEST(o[1] == 0);
+  BOOST_TEST(o[2] == 5);
+  BOOST_TEST(o[3] == 3 * 8);  // elements: head 3 of the sequence's first row (its base is row 1)
+  BOOST_TEST(o[4] == 1 * 8);  // key/value head 1 of the sequence's first key row
+  BOOST_TEST((static_cast<const uint16_t*>(seq1.q) == q.data() + 32 &&
+              static_cast<const uint16_t*>(seq1.k) == k.data() + 32));
+  dlclose(so);
 }

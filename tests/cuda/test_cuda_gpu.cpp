@@ -2,7 +2,8 @@
 // inputs with odd lengths, GQA and every dtype the kernel allows; the backward against the
 // reference backward (odd lengths, GQA, Dv != D, f16/bf16, fully masked rows, rows at +Inf and
 // -inf, buffer gradients, dLSE, a documents mask on the run-time tile plan) and run twice for
-// bit-identical results. Skips cleanly without a GPU.
+// bit-identical results; ragged batches (cu_seqlens) against the reference's. Skips cleanly
+// without a GPU.
 #define BOOST_TEST_MODULE cuda_gpu
 #include <boost/test/unit_test.hpp>
 
@@ -119,7 +120,66 @@ void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const Ker
   }
 }
 
+/// A ragged batch for `ir` (runtime/CudaRagged.h: one launch per sequence on views of the packed
+/// tensors): sequences with no queries, no keys, one of each, more queries than keys and the
+/// reverse, and a long one that splits its keys; buffers as make_inputs' over the longest.
+KernelInputs make_ragged_inputs(const KernelIR& ir, std::mt19937& rng) {
+  const std::vector<int64_t> q_lens = {1, 0, 77, 200, 3, 1}, k_lens = {1, 5, 133, 64, 0, 3001};
+  KernelInputs in = make_inputs(ir, 3001, 3001, rng);
+  HostTensor cu_q(ScalarType::I32, {int64_t(q_lens.size()) + 1}), cu_k = cu_q;
+  int64_t tq = 0, tk = 0;
+  for (size_t s = 0; s < q_lens.size(); ++s) {
+    cu_q.set(int64_t(s), double(tq)), cu_k.set(int64_t(s), double(tk));
+    tq += q_lens[s], tk += k_lens[s];
+  }
+  cu_q.set(int64_t(q_lens.size()), double(tq)), cu_k.set(int64_t(q_lens.size()), double(tk));
+  in.q = random_tensor(in.q.type, {tq, in.q.shape[1], in.q.shape[3]}, rng);
+  in.k = random_tensor(in.k.type, {tk, in.k.shape[1], in.k.shape[3]}, rng);
+  in.v = random_tensor(in.v.type, {tk, in.v.shape[1], in.v.shape[3]}, rng);
+  in.cu_seqlens_q = cu_q, in.cu_seqlens_k = cu_k;
+  return in;
+}
+
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(ragged_batches_match_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  std::vector<std::string> errors;
+  std::mt19937 rng(77);
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f32"})) {
+    KernelInputs in = make_ragged_inputs(*k.ir, rng);
+    KernelOutputs ref;
+    try {
+      ref = run_reference(*k.ir, in);
+    } catch (const std::exception&) {
+      BOOST_CHECK_THROW(run_cuda(*k.ir, in, {}), std::exception);  // what the reference rejects
+      continue;
+    }
+    CudaRunResult got;
+    try {
+      got = run_cuda(*k.ir, in, {});
+    } catch (const std::exception& e) {
+      BOOST_ERROR(k.label << " ragged: " << e.what());
+      continue;
+    }
+    BOOST_REQUIRE(got.outputs.out.shape == ref.out.shape);
+    double worst = 0, lse_worst = 0;
+    for (int64_t i = 0; i < ref.out.numel(); ++i) {
+      const double a = got.outputs.out.get(i), b = ref.out.get(i);
+      worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
+    }
+    for (int64_t i = 0; k.ir->options.lse && i < ref.lse.numel(); ++i) {
+      const double a = got.outputs.lse.get(i), b = ref.lse.get(i);
+      lse_worst = std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
+    }
+    BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " ragged: max |err| " << worst);
+    BOOST_TEST(lse_worst <= 1e-2, k.label << " ragged: LSE max |err| " << lse_worst);
+  }
+}
 
 BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
   std::string why;

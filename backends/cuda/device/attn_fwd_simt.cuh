@@ -19,7 +19,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const CtaRows cr(p, BM);
-  const int b = cr.b;
+  const int b = cr.b, z = cr.z;
   const attn_elem *gQ = cr.q_tile(p), *gK = cr.k_head(p), *gV = cr.v_head(p);
 
   for (int i = tid; i < BM * D; i += ATTN_THREADS) {
@@ -95,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     const int i = warp * ROWS + r, q = cr.q(i), h = cr.h(i);
     if (i >= cr.rows) continue;
     if (kv_split_count(p) > 1) {  // unnormalized, to this CTA's partial slot (finish_split merges)
-      float* slot = partial_slot(p, b, h, q, DV);
+      float* slot = partial_slot(p, z, h, q, DV);
 #pragma unroll
       for (int c = 0; c < VC; ++c)
         if (DV % 32 == 0 || lane + 32 * c < DV) slot[lane + 32 * c] = acc[r][c];
@@ -103,14 +103,15 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       continue;
     }
     const float inv = row_sum[r] != 0.f ? 1.f / row_sum[r] : 0.f;  // a NaN sum (a NaN score) stays NaN
-    attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+    attn_elem* gO =
+        static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
     for (int c = 0; c < VC; ++c) {
       const int col = lane + 32 * c;
       if (DV % 32 == 0 || col < DV) from_f32(acc[r][c] * inv, gO + col);
     }
     if (p.lse && lane == 0)
-      p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
+      p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
           row_sum[r] != 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
   }
   finish_split<DV>(p, cr);

@@ -15,12 +15,15 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   if (row >= static_cast<long long>(p.batch) * p.q_heads * p.q_len) return;  // whole warps
   const int q = static_cast<int>(row % p.q_len), h = static_cast<int>((row / p.q_len) % p.q_heads);
-  const int b = static_cast<int>(row / (static_cast<long long>(p.q_len) * p.q_heads));
+  const int z = static_cast<int>(row / (static_cast<long long>(p.q_len) * p.q_heads));  // the entry
+  const int b = z + p.batch_base;  // the mask's and score's b
   const int kvh = h / (p.q_heads / p.kv_heads);
-  const attn_elem* qr = static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q * p.q_stride[2];
+  const attn_elem* qr =
+      static_cast<const attn_elem*>(p.q) + z * p.q_stride[0] + h * p.q_stride[1] + q * p.q_stride[2];
   auto score_at = [&](int kv) -> double {
     if (!attn_mask(b, h, q, kv, p)) return -attn_dev::inf();
-    const attn_elem* kr = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1] + kv * p.k_stride[2];
+    const attn_elem* kr =
+        static_cast<const attn_elem*>(p.k) + z * p.k_stride[0] + kvh * p.k_stride[1] + kv * p.k_stride[2];
     double dot = 0;
     for (int d = 0; d < ATTN_D; ++d) dot += static_cast<double>(attn_dev::to_f32(qr[d])) * attn_dev::to_f32(kr[d]);
     return attn_score(static_cast<float>(dot * p.scale), b, h, q, kv, p);
@@ -37,7 +40,8 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
       if (s == -attn_dev::inf()) continue;
       const double w = exp(s - m);
       sum += w;
-      const attn_elem* vr = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1] + kv * p.v_stride[2];
+      const attn_elem* vr =
+          static_cast<const attn_elem*>(p.v) + z * p.v_stride[0] + kvh * p.v_stride[1] + kv * p.v_stride[2];
       for (int c = 0; c < ATTN_DV; ++c) acc[c] += w * attn_dev::to_f32(vr[c]);
     }
   }

@@ -219,7 +219,7 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 template <int OB>
 __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o,
                                            const CtaRows& cr, int row0, int lane) {
-  const int b = cr.b;
+  const int z = cr.z;
   const float(&acc)[OB][4] = o.acc;
   const float(&row_max)[2] = o.row_max;
   const float(&row_sum)[2] = o.row_sum;
@@ -229,7 +229,7 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
     const float inv = sum != 0.f ? 1.f / sum : 0.f;  // a NaN sum (a NaN score) stays NaN
     const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
     if (i < cr.rows && kv_split_count(p) > 1) {
-      float* slot = partial_slot(p, b, h, q, OB * 8);
+      float* slot = partial_slot(p, z, h, q, OB * 8);
 #pragma unroll
       for (int j = 0; j < OB; ++j)
         *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) =
@@ -237,14 +237,14 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
     } else if (i < cr.rows) {
       attn_elem* gO =
-          static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+          static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
       for (int j = 0; j < OB; ++j) {
         const unsigned v = pack2(acc[j][2 * r] * inv, acc[j][2 * r + 1] * inv);
         *reinterpret_cast<unsigned*>(gO + j * 8 + acc_col(lane, 0)) = v;
       }
       if (p.lse && lane % 4 == 0)
-        p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
+        p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
             sum != 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
     }
   }

@@ -9,13 +9,16 @@ __device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return 
 
 /// The query rows a CTA owns: BLOCK_M consecutive queries of head blockIdx.y, or when decoding
 /// with grouped heads (p.pack_heads) the query heads of key/value head blockIdx.y, all at query 0.
-/// Row i is query q0 + i * q_step of head h0 + i * h_step.
+/// Row i is query q0 + i * q_step of head h0 + i * h_step. `z` (blockIdx.z) is the batch entry of
+/// the launch's tensors and split workspace; `b` the batch index the kernel's mask, score and
+/// buffers see: z + p.batch_base (a ragged batch is launched one sequence at a time).
 struct CtaRows {
-  int b, h0, q0, h_step, q_step;
+  int z, b, h0, q0, h_step, q_step;
   int rows;             ///< real rows (the rest of the tile is padding, never stored)
   int plan_tile;        ///< the query tile of the tile plan (0 when packed: query 0)
   long long row_stride; ///< elements between the Q rows of consecutive tile rows
-  __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m) : b(blockIdx.z) {
+  __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m)
+      : z(blockIdx.z), b(blockIdx.z + p.batch_base) {
     const int qt = cta_query_tile(p);
     if (ATTN_PACK_HEADS && p.pack_heads) {
       const int groups = p.q_heads / p.kv_heads;
@@ -32,13 +35,13 @@ struct CtaRows {
   __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
   /// Tile row 0 of Q (later rows row_stride apart), and row 0 of the key/value head's K and V.
   __device__ __forceinline__ const attn_elem* q_tile(const attn_cuda_params& p) const {
-    return static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h0 * p.q_stride[1] + q0 * p.q_stride[2];
+    return static_cast<const attn_elem*>(p.q) + z * p.q_stride[0] + h0 * p.q_stride[1] + q0 * p.q_stride[2];
   }
   __device__ __forceinline__ const attn_elem* k_head(const attn_cuda_params& p) const {
-    return static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kv_head(p) * p.k_stride[1];
+    return static_cast<const attn_elem*>(p.k) + z * p.k_stride[0] + kv_head(p) * p.k_stride[1];
   }
   __device__ __forceinline__ const attn_elem* v_head(const attn_cuda_params& p) const {
-    return static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kv_head(p) * p.v_stride[1];
+    return static_cast<const attn_elem*>(p.v) + z * p.v_stride[0] + kv_head(p) * p.v_stride[1];
   }
 };
 
@@ -121,9 +124,10 @@ __device__ __forceinline__ KeyTiles cta_key_tiles(const attn_cuda_params& p, con
   return KeyTiles(p, cr.b, cr.h0, cr.plan_tile, cr.q0, cr.q(cr.rows - 1), (p.kv_len + block_n - 1) / block_n);
 }
 
-/// Split-KV: this CTA's slot for row q in p.partial (dv + 2 floats: O, row max, row sum).
-__device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b, int h, int q, int dv) {
-  const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
+/// Split-KV: this CTA's slot for row q in p.partial (dv + 2 floats: O, row max, row sum); z is
+/// the launch's batch entry (CtaRows::z).
+__device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int z, int h, int q, int dv) {
+  const long long row = (static_cast<long long>(z) * p.q_heads + h) * p.q_len + q;
   return p.partial + (row * kv_split_count(p) + cta_kv_split(p)) * (dv + 2);
 }
 
@@ -138,19 +142,21 @@ __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const Ct
   __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
   __syncthreads();
   const int q_tiles = gridDim.x / splits;
-  int* done = p.split_done + (static_cast<long long>(cr.b) * gridDim.y + blockIdx.y) * q_tiles + cta_query_tile(p);
+  int* done =
+      p.split_done + (static_cast<long long>(cr.z) * gridDim.y + blockIdx.y) * q_tiles + cta_query_tile(p);
   const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
   if (!__syncthreads_or(last_here)) return;
   __threadfence();  // and the other CTAs' rows are visible to this one
-  const int b = cr.b;
+  const int z = cr.z;
   for (int i = threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
     const int q = cr.q(i / DV), h = cr.h(i / DV), c = i % DV;
-    const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
+    const long long row = (static_cast<long long>(z) * p.q_heads + h) * p.q_len + q;
     float lse;
     const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
-    attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+    attn_elem* gO =
+        static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
     from_f32(v, gO + c);
-    if (c == 0 && p.lse) p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] = lse;
+    if (c == 0 && p.lse) p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] = lse;
   }
   if (threadIdx.x == 0) *done = 0;
 }

@@ -58,7 +58,11 @@ typedef struct attn_cuda_params {
    *  which it resets to 0) merges them into out and lse. 0 or 1: one CTA per query tile, the two
    *  pointers unused. */
   int kv_splits;
-  int reserved2;
+  /** The `b` that the mask, the score and the buffers see at blockIdx.z = 0; the tensors and the
+   *  split workspace are addressed by blockIdx.z alone. 0 for a dense batch; a ragged batch is
+   *  launched one sequence at a time on views of its packed tensors, with batch_base = the
+   *  sequence's index (runtime/CudaRagged.h). */
+  int batch_base;
   float* partial;  /**< [B, Hq, Lq, kv_splits, Dv + 2] f32: O, then the row max (log2 units) and sum */
   int* split_done; /**< [B, Hq, ceil(Lq / BLOCK_M)], zeroed device memory */
 } attn_cuda_params;

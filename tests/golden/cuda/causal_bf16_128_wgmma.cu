@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_90a; it runs on sm_90a only); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 66 lines]
+// [fixed text: cuda device library cuda_abi.h, 70 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_causal_bf16_128
@@ -72,7 +72,7 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 177 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 183 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 

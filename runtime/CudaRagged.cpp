@@ -1,0 +1,51 @@
+// Ragged batches on the cuda target: the sequences' boundaries and each sequence's parameter block.
+#include "runtime/CudaRagged.h"
+
+namespace attn {
+
+std::string check_cuda_boundaries(const std::vector<int64_t>& cu, const char* name, int64_t total) {
+  const std::string n = name;
+  if (cu.empty()) return n + " must be 1-D with at least one entry (sequences + 1)";
+  if (cu.front() != 0) return n + " starts at " + std::to_string(cu.front()) + ", not 0";
+  for (size_t i = 1; i < cu.size(); ++i)
+    if (cu[i] < cu[i - 1])
+      return n + " decreases at entry " + std::to_string(i) + " (" + std::to_string(cu[i]) + " after " +
+             std::to_string(cu[i - 1]) + ")";
+  if (cu.back() != total)
+    return n + " ends at " + std::to_string(cu.back()) + ", but the packed tensor has " +
+           std::to_string(total) + " rows";
+  return {};
+}
+
+std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
+                           int64_t tk, std::vector<CudaSequence>& out) {
+  if (std::string why = check_cuda_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
+  if (std::string why = check_cuda_boundaries(cu_k, "cu_seqlens_k", tk); !why.empty()) return why;
+  if (cu_q.size() != cu_k.size())
+    return "cu_seqlens_q has " + std::to_string(cu_q.size()) + " entries and cu_seqlens_k " +
+           std::to_string(cu_k.size()) + "; both are sequences + 1";
+  out.clear();
+  for (size_t b = 0; b + 1 < cu_q.size(); ++b)
+    out.push_back({cu_q[b], cu_q[b + 1] - cu_q[b], cu_k[b], cu_k[b + 1] - cu_k[b]});
+  return {};
+}
+
+attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
+                                      size_t elem_bytes) {
+  attn_cuda_params p = packed;
+  auto rows = [&](const void* base, int64_t row, long long stride) {
+    return static_cast<const char*>(base) + row * stride * static_cast<long long>(elem_bytes);
+  };
+  p.q = rows(packed.q, s.q_row, packed.q_stride[2]);
+  p.k = rows(packed.k, s.k_row, packed.k_stride[2]);
+  p.v = rows(packed.v, s.k_row, packed.v_stride[2]);
+  p.out = const_cast<char*>(rows(packed.out, s.q_row, packed.out_stride[2]));
+  if (packed.lse) p.lse = packed.lse + s.q_row * packed.lse_stride[2];
+  p.batch = 1;
+  p.q_len = static_cast<int>(s.q_len);
+  p.kv_len = static_cast<int>(s.k_len);
+  p.batch_base = index;
+  return p;
+}
+
+}  // namespace attn

@@ -1,0 +1,41 @@
+// Ragged batches (cu_seqlens) on the cuda target: each sequence of the packed batch is launched on
+// its own, as a dense batch of one on views of the packed tensors, with attn_cuda_params::batch_base
+// set to its index so that the kernel's `b` is the sequence's. No copies: rows [r, r + L) of a
+// packed Q [Tq, Hq, D] are the dense [1, Hq, L, D] whose base is row r and whose strides are
+// {0, head stride, token stride}. The rules are the cpu target's (backends/cpu/fixed/PackedSequences.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/cuda_abi.h"
+
+namespace attn {
+
+/// One sequence of a ragged batch: its first rows in the packed Q and K/V, and its lengths.
+struct CudaSequence {
+  int64_t q_row = 0, q_len = 0;
+  int64_t k_row = 0, k_len = 0;
+};
+
+/// Checks the boundaries `cu` of `name` (cu_seqlens_q or cu_seqlens_k) against `total` packed
+/// rows: at least one entry, 0 first, non-decreasing, `total` last. "" when they hold, else the
+/// message.
+std::string check_cuda_boundaries(const std::vector<int64_t>& cu, const char* name, int64_t total);
+
+/// The sequences of a ragged batch whose boundaries `cu_q` and `cu_k` hold over `tq` query and `tk`
+/// key rows, into `out`. "" when they do, else the message (check_cuda_boundaries', or entry counts
+/// that differ).
+std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
+                           int64_t tk, std::vector<CudaSequence>& out);
+
+/// The parameter block of sequence `index`, `s`, of a ragged launch. `packed` points at the packed
+/// tensors' first rows, with strides {0, head stride, token stride} (an lse [Tq, Hq] likewise) and
+/// everything else of the launch filled in; `elem_bytes` is the size of a Q/K/V/Out element. The
+/// result is a dense batch of one at the sequence's rows, its lengths, and batch_base = index.
+attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
+                                      size_t elem_bytes);
+
+}  // namespace attn
