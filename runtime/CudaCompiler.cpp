@@ -77,20 +77,7 @@ class CudaModuleAdapter : public CudaKernelModule {
       // The module's word, zeroed once (not per launch); read below, after the wait.
       word_->note_extents(extents_of(a));
       p.error = word_->device_ptr();
-      for_each_launch(p, sequences, [&](attn_cuda_params& one) {
-        CudaBuffer rows, runs;
-        if (!info_.tile_plan.empty() &&
-            upload_tile_plan(*device_, info_, one.q_len, one.kv_len, scalars, named, rows, runs)) {
-          one.tile_rows = reinterpret_cast<const int*>(rows.ptr());
-          one.tile_runs = reinterpret_cast<const int*>(runs.ptr());
-        }
-        const CudaGrid g = plan_cuda_grid(info_, device_->sm_count(), one.batch, one.q_heads, one.kv_heads,
-                                          one.q_len, one.kv_len);
-        split_.attach(*device_, one, g, info_.value_dim);
-        device_->launch(*module_, info_.entry, g.grid, static_cast<unsigned>(info_.threads),
-                        static_cast<unsigned>(info_.smem_bytes), &one, sizeof one);
-        device_->synchronize();  // the tile plan's memory and the split workspace are reused next
-      });
+      launch_cuda_sequences(*device_, *module_, info_, p, sequences, scalars, named, split_);
       if (std::string error = word_->take(); !error.empty()) return fail(a, error);
     } catch (const CudaError& e) {
       return fail(a, e.what());
@@ -126,7 +113,7 @@ class CudaModuleAdapter : public CudaKernelModule {
       // synchronization: take_error(), attnc.check_errors(), or the wait above.
       word_->note_extents(extents_of(a));
       p.error = word_->device_ptr();
-      for_each_launch(p, sequences, [&](attn_cuda_params& one) {
+      for_each_cuda_launch(p, sequences, elem_bytes(), [&](attn_cuda_params& one) {
         std::vector<int> rows, runs;
         if (!info_.tile_plan.empty() &&
             plan_tile_runs(info_, one.q_len, one.kv_len, scalars, named, rows, runs)) {
@@ -207,23 +194,8 @@ class CudaModuleAdapter : public CudaKernelModule {
     return cuda_sequences(cu[0], cu[1], a->q->shape[0], a->k->shape[0], out);
   }
 
-  /// Runs `launch` on the parameter block of each launch of `p`: itself for a dense batch, each
-  /// non-empty sequence's (cuda_sequence_params) for a ragged one; nothing where there are no rows.
-  template <class Launch>
-  void for_each_launch(const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
-                       Launch&& launch) const {
-    if (sequences.empty()) {
-      attn_cuda_params one = p;
-      if (one.q_len > 0) launch(one);
-      return;
-    }
-    const size_t elem_bytes = info_.dtype == ScalarType::F32 ? 4 : 2;
-    for (size_t s = 0; s < sequences.size(); ++s) {
-      if (sequences[s].q_len == 0) continue;  // nothing to write
-      attn_cuda_params one = cuda_sequence_params(p, sequences[s], static_cast<int>(s), elem_bytes);
-      launch(one);
-    }
-  }
+  /// Bytes of a Q/K/V/Out element.
+  size_t elem_bytes() const { return info_.dtype == ScalarType::F32 ? 4 : 2; }
 
   /// The parameter block of `a` but its error word, tile plan and split workspace; an empty
   /// string, or what does not fit. A ragged batch's block points at the packed tensors' first rows

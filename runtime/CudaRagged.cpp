@@ -37,8 +37,11 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
     return static_cast<const char*>(base) + row * stride * static_cast<long long>(elem_bytes);
   };
   p.q = rows(packed.q, s.q_row, packed.q_stride[2]);
-  p.k = rows(packed.k, s.k_row, packed.k_stride[2]);
-  p.v = rows(packed.v, s.k_row, packed.v_stride[2]);
+  // A sequence without keys reads none; its K and V stay at the packed tensors' first row, so that
+  // no address past their end (the last sequence's k_row may be Tk) is ever formed.
+  const int64_t k_row = s.k_len > 0 ? s.k_row : 0;
+  p.k = rows(packed.k, k_row, packed.k_stride[2]);
+  p.v = rows(packed.v, k_row, packed.v_stride[2]);
   p.out = const_cast<char*>(rows(packed.out, s.q_row, packed.out_stride[2]));
   if (packed.lse) p.lse = packed.lse + s.q_row * packed.lse_stride[2];
   p.batch = 1;
@@ -46,6 +49,27 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
   p.kv_len = static_cast<int>(s.k_len);
   p.batch_base = index;
   return p;
+}
+
+void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                           const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
+                           const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                           CudaSplitWorkspace& split) {
+  const size_t elem_bytes = info.dtype == ScalarType::F32 ? 4 : 2;
+  for_each_cuda_launch(p, sequences, elem_bytes, [&](attn_cuda_params& one) {
+    CudaBuffer rows, runs;
+    if (!info.tile_plan.empty() &&
+        upload_tile_plan(device, info, one.q_len, one.kv_len, scalars, buffers, rows, runs)) {
+      one.tile_rows = reinterpret_cast<const int*>(rows.ptr());
+      one.tile_runs = reinterpret_cast<const int*>(runs.ptr());
+    }
+    const CudaGrid g =
+        plan_cuda_grid(info, device.sm_count(), one.batch, one.q_heads, one.kv_heads, one.q_len, one.kv_len);
+    split.attach(device, one, g, info.value_dim);
+    device.launch(module, info.entry, g.grid, static_cast<unsigned>(info.threads),
+                  static_cast<unsigned>(info.smem_bytes), &one, sizeof one);
+    device.synchronize();  // the plan's memory is freed and the split workspace reused next
+  });
 }
 
 }  // namespace attn

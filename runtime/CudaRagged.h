@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "attn/cuda_abi.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/CudaLauncher.h"
 
 namespace attn {
 
@@ -34,8 +36,36 @@ std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<i
 /// The parameter block of sequence `index`, `s`, of a ragged launch. `packed` points at the packed
 /// tensors' first rows, with strides {0, head stride, token stride} (an lse [Tq, Hq] likewise) and
 /// everything else of the launch filled in; `elem_bytes` is the size of a Q/K/V/Out element. The
-/// result is a dense batch of one at the sequence's rows, its lengths, and batch_base = index.
+/// result is a dense batch of one at the sequence's rows, its lengths, and batch_base = index (a
+/// sequence without keys keeps K and V at row 0).
 attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
                                       size_t elem_bytes);
+
+/// Runs `launch` on the parameter block of each launch of `p`: itself for a dense batch (no
+/// `sequences`), each non-empty sequence's (cuda_sequence_params) for a ragged one; nothing where
+/// there are no query rows.
+template <class Launch>
+void for_each_cuda_launch(const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
+                          size_t elem_bytes, Launch&& launch) {
+  if (sequences.empty()) {
+    attn_cuda_params one = p;
+    if (one.q_len > 0) launch(one);
+    return;
+  }
+  for (size_t s = 0; s < sequences.size(); ++s) {
+    if (sequences[s].q_len == 0) continue;  // nothing to write
+    attn_cuda_params one = cuda_sequence_params(p, sequences[s], static_cast<int>(s), elem_bytes);
+    launch(one);
+  }
+}
+
+/// Launches `info`'s kernel of `module` on `p` (dense, or ragged over `sequences`) and waits for
+/// each launch: its run-time tile plan from the host copies `buffers` and `scalars`, its grid
+/// (plan_cuda_grid), its split-KV workspace `split`. p.error is the caller's. Throws CudaError, or
+/// std::invalid_argument for a buffer the tile plan cannot read.
+void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                           const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
+                           const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                           CudaSplitWorkspace& split);
 
 }  // namespace attn

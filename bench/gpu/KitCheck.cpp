@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -10,6 +11,7 @@
 #include <tuple>
 
 #include "bench/gpu/KitBackward.h"
+#include "runtime/CudaRagged.h"
 #include "runtime/Nvrtc.h"
 
 namespace attn::kit {
@@ -78,6 +80,18 @@ const std::pair<HostTensor, HostTensor>& decode_kv(const Kit& k, std::mt19937& r
     it = cache.emplace(key, std::make_pair(std::move(kt), std::move(v))).first;
   }
   return it->second;
+}
+
+/// Rows [first, first + rows) of the packed `t` ([T, H, C]) as a dense [1, H, rows, C] copy.
+HostTensor sequence_rows(const HostTensor& t, int64_t first, int64_t rows) {
+  const int64_t heads = t.shape[1], cols = t.shape[2];
+  HostTensor out(t.type, {1, heads, rows, cols});
+  const size_t es = scalar_type_size(t.type), row = size_t(cols) * es;
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(out.bytes.data() + size_t(h * rows + r) * row,
+                  t.bytes.data() + size_t((first + r) * heads + h) * row, row);
+  return out;
 }
 
 }  // namespace
@@ -240,6 +254,105 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   if (o.decode)
     for (int64_t lq = 1; lq <= 16; ++lq) guarded({1, 32, 8, lq, 32768}, true);
 
+  // A ragged batch (runtime/CudaRagged.h): the packed tensors launched one sequence at a time, as
+  // the loader's kernels run cu_seqlens, against the reference on dense copies of each sequence
+  // with its index as `b`. Sequences without queries, without keys, of one row, and longer either way.
+  double ragged_worst = -1;
+  if (o.ragged) {
+    try {
+      const std::vector<int64_t> q_lens = {1, 0, 77, 200, 3}, k_lens = {1, 5, 133, 64, 0};
+      const int64_t hq = 4, hkv = 2, d = k.info.head_dim, dv = k.info.value_dim;
+      std::vector<int64_t> cu_q = {0}, cu_k = {0};
+      for (size_t i = 0; i < q_lens.size(); ++i)
+        cu_q.push_back(cu_q.back() + q_lens[i]), cu_k.push_back(cu_k.back() + k_lens[i]);
+      const int64_t tq = cu_q.back(), tk = cu_k.back();
+      const HostTensor q = random_tensor(k.info.dtype, {tq, hq, d}, rng);
+      const HostTensor kt = random_tensor(k.info.dtype, {tk, hkv, d}, rng);
+      const HostTensor v = random_tensor(k.info.dtype, {tk, hkv, dv}, rng);
+      const std::vector<HostTensor> buffers = make_buffers(k.args, hq, 200, rng);
+      std::vector<CudaSequence> seqs;
+      if (std::string why = cuda_sequences(cu_q, cu_k, tq, tk, seqs); !why.empty())
+        throw std::logic_error(why);
+      // The reference, per sequence on dense copies: rows [h][r] of Out (and the LSE).
+      std::vector<Reference> want(seqs.size());
+      bool out_of_range = false;
+      for (size_t s = 0; s < seqs.size(); ++s) {
+        const CudaSequence& sq = seqs[s];
+        if (sq.q_len == 0) continue;
+        if (sq.k_len == 0) {  // no keys: Out 0, LSE -inf
+          want[s].out.assign(size_t(hq * sq.q_len * dv), 0.0);
+          want[s].lse.assign(size_t(hq * sq.q_len), -INFINITY);
+          continue;
+        }
+        const HostTensor qs = sequence_rows(q, sq.q_row, sq.q_len),
+                         ks = sequence_rows(kt, sq.k_row, sq.k_len),
+                         vs = sequence_rows(v, sq.k_row, sq.k_len);
+        CudaLaunchRequest req = request_for(k, qs, ks, vs, buffers);
+        CudaPreparedLaunch L = prepare_cuda_launch(device, ref_info, req);
+        L.params.batch_base = static_cast<int>(s);
+        want[s] = run_reference(device, *module, k.info, L);
+        out_of_range |= want[s].out_of_range;
+      }
+      if (out_of_range) {
+        line.fail("ragged: the kit's inputs read out of range (its index generation is wrong)");
+      } else {
+        // The kernel: the packed tensors' block (strides {0, head, token}) over the buffers of a
+        // prepared dense launch, then one launch per sequence.
+        const HostTensor q1 = sequence_rows(q, 0, 1), k1 = sequence_rows(kt, 0, 1),
+                         v1 = sequence_rows(v, 0, 1);
+        CudaLaunchRequest req = request_for(k, q1, k1, v1, buffers);
+        CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
+        std::vector<CudaBuffer> packed;  // q, k, v, out, lse
+        packed.reserve(5);
+        auto upload = [&](const HostTensor& t) {
+          packed.push_back(device.alloc(t.bytes.size()));
+          device.upload(packed.back(), t.bytes.data(), t.bytes.size());
+          return reinterpret_cast<void*>(packed.back().ptr());
+        };
+        HostTensor out(k.info.dtype, {tq, hq, dv}), lse(ScalarType::F32, {tq, hq});
+        attn_cuda_params p = L.params;
+        p.q = upload(q), p.k = upload(kt), p.v = upload(v), p.out = upload(out);
+        p.lse = k.lse ? static_cast<float*>(upload(lse)) : nullptr;
+        for (long long* st : {p.q_stride, p.out_stride}) st[0] = 0, st[1] = d, st[2] = hq * d;
+        p.out_stride[1] = dv, p.out_stride[2] = hq * dv;
+        for (long long* st : {p.k_stride, p.v_stride}) st[0] = 0, st[1] = d, st[2] = hkv * d;
+        p.v_stride[1] = dv, p.v_stride[2] = hkv * dv;
+        p.lse_stride[0] = 0, p.lse_stride[1] = 1, p.lse_stride[2] = hq;
+        p.batch = 1, p.q_len = static_cast<int>(tq), p.kv_len = static_cast<int>(tk);
+        launch_cuda_sequences(device, *module, k.info, p, seqs, req.scalars, req.buffers, L.split);
+        attn_cuda_error err{};
+        device.download(&err, *L.error_memory, sizeof err);
+        if (err.flag) line.fail("ragged: the kernel reported an out-of-range read");
+        device.download(out.bytes.data(), packed[3], out.bytes.size());
+        if (k.lse) device.download(lse.bytes.data(), packed[4], lse.bytes.size());
+        ragged_worst = 0;
+        double lse_worst = 0;
+        for (size_t s = 0; s < seqs.size(); ++s)
+          for (int64_t r = 0; r < seqs[s].q_len; ++r)
+            for (int64_t h = 0; h < hq; ++h) {
+              const int64_t row = h * seqs[s].q_len + r, t = seqs[s].q_row + r;
+              for (int64_t c = 0; c < dv; ++c) {
+                const double a = out.get((t * hq + h) * dv + c);
+                ragged_worst = std::max(
+                    ragged_worst, std::isnan(a) ? INFINITY : std::abs(a - want[s].out[size_t(row * dv + c)]));
+              }
+              if (k.lse) {
+                const double a = lse.get(t * hq + h), b = want[s].lse[size_t(row)];
+                lse_worst =
+                    std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
+              }
+            }
+        if (ragged_worst > tol || lse_worst > 1e-2) {
+          std::ostringstream m;
+          m << "ragged: max |err| " << ragged_worst << (k.lse ? " lse " + std::to_string(lse_worst) : "");
+          line.fail(m.str());
+        }
+      }
+    } catch (const std::exception& e) {
+      line.fail(std::string("ragged: ") + e.what());
+    }
+  }
+
   // The deliberate out-of-range launch: every buffer of extent 1, so any read past the first head,
   // query or key is out of range; the kernel runs without its run-time tile plan (which would
   // report it on the host first), so the device flag must say it.
@@ -284,6 +397,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   else
     out << "; bwd none";
   if (o.decode) out << "; decode " << decode_shapes << " shapes max|err| " << decode_worst;
+  if (ragged_worst >= 0) out << "; ragged 5 sequences max|err| " << ragged_worst;
   if (!line.oor.empty()) out << "; " << line.oor;
   for (const std::string& f : line.fails) out << " | " << f;
   if (line.failures > static_cast<int>(line.fails.size()))

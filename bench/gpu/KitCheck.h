@@ -1,6 +1,6 @@
 // The kit's correctness check of one kernel: the forward on odd shapes with GQA, the backward's
-// gradients, decoding over 32k keys and a deliberately out-of-range launch, each against an f64
-// GPU reference appended to the kernel's own source; one result line per kernel.
+// gradients, decoding over 32k keys, a ragged batch and a deliberately out-of-range launch, each
+// against an f64 GPU reference appended to the kernel's own source; one result line per kernel.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@ struct CheckOptions {
   bool backward = true;       ///< check NAME_backward.cu where the kit has one
   bool decode = true;         ///< Lq = 1..16 over 32768 keys, 32 query heads over 8
   bool out_of_range = true;   ///< the deliberate out-of-range launch
+  bool ragged = true;         ///< a ragged batch of 5 sequences (cu_seqlens), one launch each
   /// Host bytes one launch's inputs may take; a kernel over it fails with a message instead of
   /// allocating (ATTNC_KIT_MAX_HOST_GB, default 4).
   int64_t max_host_bytes = int64_t(4) << 30;

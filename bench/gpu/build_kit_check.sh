@@ -11,7 +11,7 @@ CXX=${CXX:-$(command -v c++ || command -v g++)}
 SRC=(bench/gpu/kit_check.cpp bench/gpu/KitBench.cpp bench/gpu/KitBackward.cpp bench/gpu/KitCheck.cpp
      bench/gpu/KitInputs.cpp bench/gpu/KitIsolate.cpp bench/gpu/KitKernel.cpp bench/gpu/KitVulkan.cpp
      runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp runtime/CudaErrorWord.cpp
-     runtime/CudaBackwardLaunch.cpp runtime/KernelCallArgs.cpp
+     runtime/CudaBackwardLaunch.cpp runtime/KernelCallArgs.cpp runtime/CudaRagged.cpp
      runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/CudaGrid.cpp runtime/CudaTuner.cpp
      runtime/HostTensor.cpp runtime/TileProgram.cpp runtime/TilePlanner.cpp runtime/TilePlanText.cpp
      runtime/VulkanCompiler.cpp runtime/VulkanKernel.cpp runtime/VulkanLauncher.cpp runtime/Sha256.cpp)

@@ -31,7 +31,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kit_check [--dry-run] [--shard I/N] [--sample N] [--no-backward] [--no-decode]\n"
-    "                 [--no-out-of-range] [--kernel-seconds S] [--reference F] [--reference-bwd F]\n"
+    "                 [--no-ragged] [--no-out-of-range] [--kernel-seconds S] [--reference F] "
+    "[--reference-bwd F]\n"
     "                 [--ref-cubins DIR] DIR...\n"
     "       kit_check --bench DIR --json FILE [--bench-wgmma DIR] [--tune DIR [--tune-only] [--cubins DIR]]\n"
     "                 [--no-wgmma] [--len L] [--dry-run]\n"
@@ -48,7 +49,7 @@ struct Args {
   fs::path reference = "backends/cuda/device/attn_reference.cuh";
   fs::path reference_bwd = "backends/cuda/device/attn_reference_bwd.cuh";
   bool dry = false, no_wgmma = false, tune_only = false;
-  bool backward = true, decode = true, out_of_range = true;
+  bool backward = true, decode = true, ragged = true, out_of_range = true;
   int shard = 0, shards = 1, sample = 1;
   unsigned kernel_seconds = 180;
   int64_t len = 8192;
@@ -94,6 +95,8 @@ Args parse(int argc, char** argv) {
       a.backward = false;
     else if (s == "--no-decode")
       a.decode = false;
+    else if (s == "--no-ragged")
+      a.ragged = false;
     else if (s == "--no-out-of-range")
       a.out_of_range = false;
     else if (s == "--len")
@@ -275,7 +278,7 @@ int main(int argc, char** argv) {
       if (o.reference.empty() || o.reference_bwd.empty())
         throw std::invalid_argument("cannot read " + a.reference.string() + " or " +
                                     a.reference_bwd.string());
-      o.backward = a.backward, o.decode = a.decode, o.out_of_range = a.out_of_range;
+      o.backward = a.backward, o.decode = a.decode, o.ragged = a.ragged, o.out_of_range = a.out_of_range;
       o.cubins = a.ref_cubins;
       if (const char* cap = std::getenv("ATTNC_KIT_MAX_HOST_GB"))
         o.max_host_bytes = static_cast<int64_t>(std::atof(cap) * double(1 << 30));

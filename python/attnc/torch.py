@@ -416,7 +416,7 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
     kernel as `kernel=` (e.g. `attnc.loads(text).name`) with its arguments as keywords (`sinks=`
     then its argument of that name): `b` is then the sequence's index. The CPU, reference and
     vulkan targets take ragged batches, forward and backward: gradients flow to query, key, value, sinks
-    and the kernel's float tensor arguments that require them. Under torch.compile the call is
+    and the kernel's float tensor arguments that require them. The cuda target takes their forward. Under torch.compile the call is
     torch.ops.attnc.attention with the boundaries: one graph with fullgraph=True."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if t.dim() != 3:

@@ -736,7 +736,7 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
                          r = cuda_sequence_params(packed, seqs[2], 2, 2);
   BOOST_TEST((p.q == q.data() && p.k == k.data() && p.batch_base == 0 && p.q_len == 2 && p.kv_len == 5));
   BOOST_TEST((r.q == q.data() + 2 * 32 && r.out == out.data() + 2 * 32 && r.lse == lse.data() + 2 * 4));
-  BOOST_TEST((r.k == k.data() + 6 * 16 && r.v == v.data() + 6 * 16 && r.batch == 1 && r.batch_base == 2));
+  BOOST_TEST((r.k == k.data() && r.v == v.data() && r.batch == 1 && r.batch_base == 2));  // no keys: row 0
   BOOST_TEST((r.q_len == 5 && r.kv_len == 0 && r.q_stride[1] == 8 && r.q_stride[2] == 32));
 
   // The device code: blockIdx.z = 0 of sequence 2's launch is b = 2, its rows start at row 2.
