@@ -65,7 +65,16 @@ class CudaModuleAdapter : public CudaKernelModule {
         device_->download(dst, CudaBuffer::borrow(reinterpret_cast<uint64_t>(src), bytes), bytes);
       };
       std::vector<CudaSequence> sequences;
-      if (std::string why = read_sequences(a, sequences, download); !why.empty()) return fail(a, why);
+      std::vector<int32_t> table;
+      int64_t max_pages = 0;
+      if (std::string why = read_sequences(a, sequences, table, max_pages, download); !why.empty())
+        return fail(a, why);
+      CudaBuffer table_memory;  // a paged cache's table, checked on the host, for the kernels
+      if (!table.empty()) {
+        table_memory = device_->alloc(table.size() * sizeof(int32_t));
+        device_->upload(table_memory, table.data(), table.size() * sizeof(int32_t));
+        p.page_table = reinterpret_cast<const int*>(table_memory.ptr());
+      }
       // Masks that read buffers: plan the tiles from host copies of the buffers.
       std::vector<HostTensor> host;
       std::vector<CudaTensorArg> named;
@@ -77,7 +86,7 @@ class CudaModuleAdapter : public CudaKernelModule {
       // The module's word, zeroed once (not per launch); read below, after the wait.
       word_->note_extents(extents_of(a));
       p.error = word_->device_ptr();
-      launch_cuda_sequences(*device_, *module_, info_, p, sequences, scalars, named, split_);
+      launch_cuda_sequences(*device_, *module_, info_, p, sequences, max_pages, scalars, named, split_);
       if (std::string error = word_->take(); !error.empty()) return fail(a, error);
     } catch (const CudaError& e) {
       return fail(a, e.what());
@@ -98,7 +107,13 @@ class CudaModuleAdapter : public CudaKernelModule {
         scratch.download(dst, reinterpret_cast<uint64_t>(src), bytes);
       };
       std::vector<CudaSequence> sequences;
-      if (std::string why = read_sequences(a, sequences, download); !why.empty()) return fail(a, why);
+      std::vector<int32_t> table;
+      int64_t max_pages = 0;
+      if (std::string why = read_sequences(a, sequences, table, max_pages, download); !why.empty())
+        return fail(a, why);
+      if (!table.empty())  // a paged cache's table, checked on the host, for the kernels
+        p.page_table =
+            reinterpret_cast<const int*>(scratch.upload(table.data(), table.size() * sizeof(int32_t)));
       std::vector<HostTensor> host;
       std::vector<CudaTensorArg> named;
       if (!info_.tile_plan.empty()) {
@@ -113,7 +128,7 @@ class CudaModuleAdapter : public CudaKernelModule {
       // synchronization: take_error(), attnc.check_errors(), or the wait above.
       word_->note_extents(extents_of(a));
       p.error = word_->device_ptr();
-      for_each_cuda_launch(p, sequences, elem_bytes(), [&](attn_cuda_params& one) {
+      for_each_cuda_launch(p, sequences, elem_bytes(), max_pages, [&](attn_cuda_params& one) {
         std::vector<int> rows, runs;
         if (!info_.tile_plan.empty() &&
             plan_tile_runs(info_, one.q_len, one.kv_len, scalars, named, rows, runs)) {
@@ -122,8 +137,7 @@ class CudaModuleAdapter : public CudaKernelModule {
           one.tile_runs =
               reinterpret_cast<const int*>(scratch.upload(runs.data(), runs.size() * sizeof(int)));
         }
-        const CudaGrid g = plan_cuda_grid(info_, device_->sm_count(), one.batch, one.q_heads, one.kv_heads,
-                                          one.q_len, one.kv_len);
+        const CudaGrid g = plan_launch_grid(info_, device_->sm_count(), one);
         attach_split_scratch(scratch, one, g, info_.value_dim);
         device_->launch(*module_, info_.entry, g.grid, static_cast<unsigned>(info_.threads),
                         static_cast<unsigned>(info_.smem_bytes), &one, sizeof one, stream);
@@ -147,51 +161,88 @@ class CudaModuleAdapter : public CudaKernelModule {
     return out;
   }
 
-  /// Whether `a` is a ragged batch (cu_seqlens).
+  /// Whether `a` is a ragged batch (cu_seqlens) or a paged cache (page_table, kv_lens).
+  static bool is_paged(const attn_kernel_args* a) {
+    return a->abi_version >= 6 && (a->page_table || a->kv_lens);
+  }
   static bool is_ragged(const attn_kernel_args* a) {
-    return a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k);
+    return is_paged(a) || (a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k));
   }
 
-  /// The sequences of a ragged `a` into `out` (none for a dense batch): its boundaries read from
-  /// CPU memory, or from GPU memory through `download` (a wait for the device). "" or the message.
+  /// The i32 (or i64) entries of `t` (`name`, `rank` dimensions, row-major, rows of `t->shape[1]`
+  /// entries when 2-D) into `out`: read from CPU memory, or from GPU memory through `download` (a
+  /// wait for the device). "" or the message.
+  template <class Download>
+  static std::string read_table(const DLTensor* t, const std::string& name, int rank,
+                                std::vector<int64_t>& out, Download&& download) {
+    const bool i32 = t->dtype.code == kDLInt && t->dtype.bits == 32 && t->dtype.lanes == 1;
+    const bool i64 = t->dtype.code == kDLInt && t->dtype.bits == 64 && t->dtype.lanes == 1;
+    if (!i32 && !i64) return name + " must hold i32";
+    if (t->ndim != rank || t->shape[0] < (rank == 1 ? 1 : 0) || (!t->data && t->shape[0] > 0))
+      return name +
+             (rank == 1 ? " must be 1-D with at least one entry" : " must be 2-D [sequences, max_pages]");
+    const std::vector<long long> st = strides_of(t);
+    const int64_t rows = t->shape[0], cols = rank == 2 ? t->shape[1] : 1;
+    const long long row_stride = st[0], col_stride = rank == 2 ? st[1] : 1;
+    if (row_stride < 0 || col_stride < 0) return name + " must have non-negative strides";
+    out.assign(static_cast<size_t>(rows * cols), 0);
+    if (out.empty()) return {};
+    const size_t es = i32 ? 4 : 8;
+    const size_t bytes = static_cast<size_t>((rows - 1) * row_stride + (cols - 1) * col_stride + 1) * es;
+    std::vector<char> raw(bytes);
+    if (t->device.device_type == kDLCUDA)
+      download(raw.data(), data_of(t), bytes);
+    else if (t->device.device_type == kDLCPU || t->device.device_type == kDLCUDAHost)
+      std::memcpy(raw.data(), data_of(t), bytes);
+    else
+      return name + " must be in CPU or GPU memory";
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        const char* at = raw.data() + static_cast<size_t>(r * row_stride + c * col_stride) * es;
+        int32_t small = 0;
+        int64_t& v = out[static_cast<size_t>(r * cols + c)];
+        if (i32)
+          std::memcpy(&small, at, 4), v = small;
+        else
+          std::memcpy(&v, at, 8);
+      }
+    return {};
+  }
+
+  /// The sequences of a ragged `a` or paged cache into `out` (none for a dense batch), and a paged
+  /// cache's table as i32 rows of `max_pages` into `table`. "" or the message.
   template <class Download>
   std::string read_sequences(const attn_kernel_args* a, std::vector<CudaSequence>& out,
-                             Download&& download) const {
-    out.clear();
+                             std::vector<int32_t>& table, int64_t& max_pages, Download&& download) const {
+    out.clear(), table.clear(), max_pages = 0;
     if (!is_ragged(a)) return {};
-    std::vector<int64_t> cu[2];
-    const DLTensor* given[2] = {a->cu_seqlens_q, a->cu_seqlens_k};
-    const char* names[2] = {"cu_seqlens_q", "cu_seqlens_k"};
-    for (int i = 0; i < 2; ++i) {
-      const DLTensor* t = given[i];
-      const std::string name = names[i];
-      if (!t) return "a ragged batch needs both cu_seqlens_q and cu_seqlens_k; " + name + " is NULL";
-      const bool i32 = t->dtype.code == kDLInt && t->dtype.bits == 32 && t->dtype.lanes == 1;
-      const bool i64 = t->dtype.code == kDLInt && t->dtype.bits == 64 && t->dtype.lanes == 1;
-      if (!i32 && !i64) return name + " must hold i32 (or i64)";
-      if (t->ndim != 1 || t->shape[0] < 1 || !t->data)
-        return name + " must be 1-D with at least one entry (sequences + 1)";
-      const long long stride = strides_of(t)[0];
-      if (stride < 1) return name + " must have a positive stride";
-      const size_t es = i32 ? 4 : 8, bytes = static_cast<size_t>((t->shape[0] - 1) * stride + 1) * es;
-      std::vector<char> raw(bytes);
-      if (t->device.device_type == kDLCUDA)
-        download(raw.data(), data_of(t), bytes);
-      else if (t->device.device_type == kDLCPU || t->device.device_type == kDLCUDAHost)
-        std::memcpy(raw.data(), data_of(t), bytes);
-      else
-        return name + " must be in CPU or GPU memory";
-      cu[i].resize(static_cast<size_t>(t->shape[0]));
-      for (int64_t j = 0; j < t->shape[0]; ++j) {
-        const char* at = raw.data() + static_cast<size_t>(j * stride) * es;
-        int32_t small = 0;
-        if (i32)
-          std::memcpy(&small, at, 4), cu[i][static_cast<size_t>(j)] = small;
-        else
-          std::memcpy(&cu[i][static_cast<size_t>(j)], at, 8);
-      }
+    std::vector<int64_t> cu_q, cu_k;
+    if (!a->cu_seqlens_q) return "a ragged batch or paged cache needs cu_seqlens_q";
+    if (std::string why = read_table(a->cu_seqlens_q, "cu_seqlens_q", 1, cu_q, download); !why.empty())
+      return why;
+    if (!is_paged(a)) {
+      if (!a->cu_seqlens_k)
+        return "a ragged batch needs both cu_seqlens_q and cu_seqlens_k; cu_seqlens_k is NULL";
+      if (std::string why = read_table(a->cu_seqlens_k, "cu_seqlens_k", 1, cu_k, download); !why.empty())
+        return why;
+      return cuda_sequences(cu_q, cu_k, a->q->shape[0], a->k->shape[0], out);
     }
-    return cuda_sequences(cu[0], cu[1], a->q->shape[0], a->k->shape[0], out);
+    if (a->cu_seqlens_k) return "a paged KV cache takes its key lengths from kv_lens, not cu_seqlens_k";
+    if (!a->page_table || !a->kv_lens) return "a paged KV cache needs both page_table and kv_lens";
+    std::vector<int64_t> entries, lens;
+    if (std::string why = read_table(a->page_table, "page_table", 2, entries, download); !why.empty())
+      return why;
+    if (std::string why = read_table(a->kv_lens, "kv_lens", 1, lens, download); !why.empty()) return why;
+    CudaPagedLayout layout;
+    layout.table.assign(entries.begin(), entries.end());
+    layout.kv_lens.assign(lens.begin(), lens.end());
+    layout.max_pages = a->page_table->shape[1], layout.pages = a->k->shape[0],
+    layout.page_size = a->k->shape[1];
+    if (a->page_table->shape[0] != static_cast<int64_t>(cu_q.size()) - 1)
+      return "page_table must be i32 [" + std::to_string(cu_q.size() - 1) +
+             ", max_pages] (one row per sequence)";
+    table = layout.table, max_pages = layout.max_pages;
+    return cuda_paged_sequences(cu_q, layout, a->q->shape[0], out);
   }
 
   /// Bytes of a Q/K/V/Out element.
@@ -203,35 +254,39 @@ class CudaModuleAdapter : public CudaKernelModule {
   std::string fill_params(const attn_kernel_args* a, attn_cuda_params& p) const {
     if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
       return "attn_kernel_args version mismatch";
-    if (a->abi_version >= 6 && (a->page_table || a->kv_lens))
-      return "the cuda target does not take paged KV caches yet; the cpu target does";
     if (a->abi_version >= 7 && (a->q_descale || a->k_descale || a->v_descale))
       return "the cuda target runs no fp8 kernel, and descale factors are for fp8 kernels (the cpu target's)";
-    const bool ragged = is_ragged(a);
-    // [B, H, L, C] dense, [T, H, C] ragged: where the rows are counted.
-    const int rank = ragged ? 3 : 4, row_dim = ragged ? 0 : 2;
+    const bool ragged = is_ragged(a), paged = is_paged(a);
+    // Dense [B, H, L, C]; ragged [T, H, C]; a paged cache's K and V [pages, page_size, H, C].
+    const int q_rank = ragged ? 3 : 4, kv_rank = paged ? 4 : q_rank;
     const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
     for (const DLTensor* t : qkv) {
+      const int rank = t == a->k || t == a->v ? kv_rank : q_rank;
       if (!t || t->ndim != rank)
-        return ragged ? "a ragged batch's q, k, v and out must be 3-D tensors [T, H, D]"
-                      : "q, k, v and out must be 4-D tensors [B, H, L, D]";
+        return paged ? "a paged call's q and out must be 3-D [T, H, D], k and v 4-D [pages, page_size, H, D]"
+               : ragged ? "a ragged batch's q, k, v and out must be 3-D tensors [T, H, D]"
+                        : "q, k, v and out must be 4-D tensors [B, H, L, D]";
       if (t->device.device_type != kDLCUDA) return "the cuda target takes tensors in GPU memory (kDLCUDA)";
       if (!dtype_is(t, info_.dtype))
         return std::string("q, k, v and out must be ") + scalar_type_name(info_.dtype);
-      if (strides_of(t)[rank - 1] != 1) return "the last dimension of q, k, v and out must be contiguous";
-      if (info_.needs_16b_rows &&
-          ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || strides_of(t)[row_dim] % 8 != 0))
+      const std::vector<long long> st = strides_of(t);
+      if (st[rank - 1] != 1) return "the last dimension of q, k, v and out must be contiguous";
+      bool rows_aligned = st[ragged && rank == 3 ? 0 : 2] % 8 == 0;  // a row is a token; pages too
+      if (paged && rank == 4) rows_aligned = st[0] % 8 == 0 && st[1] % 8 == 0 && st[2] % 8 == 0;
+      if (info_.needs_16b_rows && ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || !rows_aligned))
         return "the tensor-core kernel needs 16-byte aligned rows";
     }
-    if (a->q->shape[rank - 1] != info_.head_dim || a->v->shape[rank - 1] != info_.value_dim)
+    if (a->q->shape[q_rank - 1] != info_.head_dim || a->v->shape[kv_rank - 1] != info_.value_dim)
       return "the kernel was compiled for head_dim " + std::to_string(info_.head_dim) + " and value_dim " +
              std::to_string(info_.value_dim);
     if (ragged) {
       const int64_t *qs = a->q->shape, *ks = a->k->shape, *vs = a->v->shape, *os = a->out->shape;
-      if (vs[0] != ks[0] || vs[1] != ks[1] || os[0] != qs[0] || os[1] != qs[1] || os[2] != vs[2])
-        return "a ragged batch's k and v must have the same rows and heads, and out must be [Tq, Hq, Dv]";
+      for (int d = 0; d + 1 < kv_rank; ++d)
+        if (vs[d] != ks[d]) return "k and v must have the same shape but for the last dimension";
+      if (os[0] != qs[0] || os[1] != qs[1] || os[2] != vs[kv_rank - 1])
+        return "a ragged batch's or paged call's out must be [Tq, Hq, Dv]";
       if (a->lse && (a->lse->ndim != 2 || a->lse->shape[0] != qs[0] || a->lse->shape[1] != qs[1]))
-        return "a ragged batch's lse must be [Tq, Hq]";
+        return "a ragged batch's or paged call's lse must be [Tq, Hq]";
     }
     if (a->num_buffers > ATTN_CUDA_MAX_BUFFERS || a->num_scalars > ATTN_CUDA_MAX_SCALARS)
       return "too many kernel arguments";
@@ -243,8 +298,17 @@ class CudaModuleAdapter : public CudaKernelModule {
     const DLTensor* const* tensors[] = {&a->q, &a->k, &a->v, const_cast<const DLTensor* const*>(&a->out)};
     long long* strides[] = {p.q_stride, p.k_stride, p.v_stride, p.out_stride};
     for (int i = 0; i < 4; ++i) {
-      std::vector<long long> s = strides_of(*tensors[i]);
-      for (int d = 0; d < 3; ++d) strides[i][d] = ragged ? (d == 0 ? 0 : s[2 - d]) : s[d];
+      const std::vector<long long> s = strides_of(*tensors[i]);
+      if ((i == 1 || i == 2) && paged)  // {0, head, row in a page}; pages k_page_stride apart
+        strides[i][0] = 0, strides[i][1] = s[2], strides[i][2] = s[1];
+      else if (ragged)  // {0, head, token}
+        strides[i][0] = 0, strides[i][1] = s[1], strides[i][2] = s[0];
+      else
+        for (int d = 0; d < 3; ++d) strides[i][d] = s[d];
+    }
+    if (paged) {
+      p.k_page_stride = strides_of(a->k)[0], p.v_page_stride = strides_of(a->v)[0];
+      p.page_size = static_cast<int>(a->k->shape[1]);
     }
     if (a->lse) {
       std::vector<long long> s = strides_of(a->lse);
@@ -257,9 +321,9 @@ class CudaModuleAdapter : public CudaKernelModule {
     // A ragged batch's lengths are the packed totals here; each sequence's launch has its own.
     p.batch = ragged ? 1 : static_cast<int>(a->q->shape[0]);
     p.q_heads = static_cast<int>(a->q->shape[1]);
-    p.kv_heads = static_cast<int>(a->k->shape[1]);
-    p.q_len = static_cast<int>(a->q->shape[row_dim]);
-    p.kv_len = static_cast<int>(a->k->shape[row_dim]);
+    p.kv_heads = static_cast<int>(a->k->shape[paged ? 2 : 1]);
+    p.q_len = static_cast<int>(a->q->shape[ragged ? 0 : 2]);
+    p.kv_len = paged ? 0 : static_cast<int>(a->k->shape[ragged ? 0 : 2]);
     if (p.kv_heads <= 0 || p.q_heads % p.kv_heads != 0)
       return "query heads must be a multiple of key/value heads";
     p.scale = static_cast<float>(info_.scale);

@@ -29,7 +29,7 @@ CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch,
 }
 
 size_t cuda_split_partial_bytes(const attn_cuda_params& p, const CudaGrid& g, int64_t value_dim) {
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.q_heads * p.q_len;
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.q_heads * (p.q_len - p.q_first);  // present rows
   return static_cast<size_t>(rows * g.kv_splits * (value_dim + 2)) * sizeof(float);
 }
 

@@ -12,14 +12,26 @@
 
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaGrid.h"
 #include "runtime/CudaLauncher.h"
 
 namespace attn {
 
-/// One sequence of a ragged batch: its first rows in the packed Q and K/V, and its lengths.
+/// One sequence of a ragged batch or paged cache: its first rows in the packed Q and K/V, and its
+/// lengths. A paged sequence's keys are in pages (k_row unused) and its queries are its last
+/// tokens: the first is at position q_first = k_len - q_len.
 struct CudaSequence {
   int64_t q_row = 0, q_len = 0;
   int64_t k_row = 0, k_len = 0;
+  int64_t q_first = 0;
+};
+
+/// A paged cache's layout on the host: the page table [N, max_pages] row-major, the key counts
+/// [N], and the cache's page count and size.
+struct CudaPagedLayout {
+  std::vector<int32_t> table;
+  std::vector<int32_t> kv_lens;
+  int64_t max_pages = 0, pages = 0, page_size = 0;
 };
 
 /// Checks the boundaries `cu` of `name` (cu_seqlens_q or cu_seqlens_k) against `total` packed
@@ -33,20 +45,34 @@ std::string check_cuda_boundaries(const std::vector<int64_t>& cu, const char* na
 std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
                            int64_t tk, std::vector<CudaSequence>& out);
 
+/// The sequences of a paged cache whose queries' boundaries `cu_q` hold over `tq` rows, into
+/// `out`: each sequence's key count is at most what its pages hold, its queries at most its keys,
+/// and every page it uses is in the cache. "" when they hold, else the message (naming the
+/// sequence and entry).
+std::string cuda_paged_sequences(const std::vector<int64_t>& cu_q, const CudaPagedLayout& layout, int64_t tq,
+                                 std::vector<CudaSequence>& out);
+
 /// The parameter block of sequence `index`, `s`, of a ragged launch. `packed` points at the packed
 /// tensors' first rows, with strides {0, head stride, token stride} (an lse [Tq, Hq] likewise) and
 /// everything else of the launch filled in; `elem_bytes` is the size of a Q/K/V/Out element. The
 /// result is a dense batch of one at the sequence's rows, its lengths, and batch_base = index (a
-/// sequence without keys keeps K and V at row 0).
+/// sequence without keys keeps K and V at row 0). With a paged cache (packed.page_table: the
+/// table's first row in device memory, `table_stride` entries a row), K and V stay at the cache's
+/// start, page_table is the sequence's row, and Q, Out and the LSE point s.q_first rows before the
+/// sequence's first query: its rows are its positions (attn_cuda_params::q_first).
 attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
-                                      size_t elem_bytes);
+                                      size_t elem_bytes, int64_t table_stride = 0);
+
+/// The grid of the launch `p` (plan_cuda_grid over its present rows), setting p.q_tile0: the
+/// query tile of its first present row, 0 when heads are packed.
+CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_params& p);
 
 /// Runs `launch` on the parameter block of each launch of `p`: itself for a dense batch (no
-/// `sequences`), each non-empty sequence's (cuda_sequence_params) for a ragged one; nothing where
-/// there are no query rows.
+/// `sequences`), each non-empty sequence's (cuda_sequence_params; a paged table `table_stride`
+/// entries a row) for a ragged batch or paged cache; nothing where there are no query rows.
 template <class Launch>
 void for_each_cuda_launch(const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
-                          size_t elem_bytes, Launch&& launch) {
+                          size_t elem_bytes, int64_t table_stride, Launch&& launch) {
   if (sequences.empty()) {
     attn_cuda_params one = p;
     if (one.q_len > 0) launch(one);
@@ -54,18 +80,20 @@ void for_each_cuda_launch(const attn_cuda_params& p, const std::vector<CudaSeque
   }
   for (size_t s = 0; s < sequences.size(); ++s) {
     if (sequences[s].q_len == 0) continue;  // nothing to write
-    attn_cuda_params one = cuda_sequence_params(p, sequences[s], static_cast<int>(s), elem_bytes);
+    attn_cuda_params one =
+        cuda_sequence_params(p, sequences[s], static_cast<int>(s), elem_bytes, table_stride);
     launch(one);
   }
 }
 
-/// Launches `info`'s kernel of `module` on `p` (dense, or ragged over `sequences`) and waits for
-/// each launch: its run-time tile plan from the host copies `buffers` and `scalars`, its grid
-/// (plan_cuda_grid), its split-KV workspace `split`. p.error is the caller's. Throws CudaError, or
-/// std::invalid_argument for a buffer the tile plan cannot read.
+/// Launches `info`'s kernel of `module` on `p` (dense, or ragged or paged over `sequences`, a
+/// paged table `table_stride` entries a row) and waits for each launch: its run-time tile plan
+/// from the host copies `buffers` and `scalars`, its grid (plan_launch_grid), its split-KV
+/// workspace `split`. p.error is the caller's. Throws CudaError, or std::invalid_argument for a
+/// buffer the tile plan cannot read.
 void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
                            const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
-                           const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
-                           CudaSplitWorkspace& split);
+                           int64_t table_stride, const std::vector<double>& scalars,
+                           const std::vector<CudaTensorArg>& buffers, CudaSplitWorkspace& split);
 
 }  // namespace attn

@@ -382,9 +382,11 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
      << entry
      << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
         "  if (e != cudaSuccess) return (int)e;\n"
-        "  /* A tile's rows: queries of one head, or (pack_heads) the query heads of a kv head. */\n"
+        "  /* A tile's rows: queries of one head (from query tile q_tile0), or (pack_heads) the query\n"
+        "     heads of a kv head. */\n"
         "  const int packed = ATTN_PACK_HEADS && p->pack_heads;\n"
-        "  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);\n"
+        "  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len - p->q_tile0 * "
+        "ATTN_BM);\n"
         "  const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;\n"
         "  const unsigned heads = (unsigned)(packed ? p->kv_heads : p->q_heads);\n"
         "  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, heads, (unsigned)p->batch);\n"

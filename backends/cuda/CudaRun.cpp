@@ -201,7 +201,6 @@ Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRu
 
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
   validate_inputs(ir, in);
-  require_unpaged(in, "the cuda target");
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
   CudaSourceChoice choice = choose_source(*device, ir, in, options);
   CudaRunResult result;

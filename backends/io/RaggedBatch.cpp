@@ -102,9 +102,4 @@ void require_dense(const KernelInputs& in, const std::string& what) {
         "targets do");
 }
 
-void require_unpaged(const KernelInputs& in, const std::string& what) {
-  if (in.paged())
-    throw InputError(what + " does not take paged KV caches yet; the reference and cpu targets do");
-}
-
 }  // namespace attn

@@ -32,8 +32,4 @@ std::vector<Sequence> ragged_sequences(const KernelInputs& in);
 /// take yet.
 void require_dense(const KernelInputs& in, const std::string& what);
 
-/// Throws InputError when `in` is a paged KV cache, which `what` (e.g. "the cuda target") does not
-/// take yet.
-void require_unpaged(const KernelInputs& in, const std::string& what);
-
 }  // namespace attn

@@ -1,6 +1,7 @@
 // check_kernel: forward, backward, decode and out-of-range checks of one kit kernel.
 #include "bench/gpu/KitCheck.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -154,6 +155,170 @@ std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o) {
   return cubin;
 }
 
+namespace {
+
+/// The ragged check (paged false: 5 sequences with no queries, no keys, one row, more queries than
+/// keys and the reverse) or the paged one (4 sequences in shuffled pages of 16 keys, their
+/// queries each sequence's last 1, 3, 40 and 16 tokens): the
+/// packed launch through launch_cuda_sequences against run_reference on dense copies of each
+/// sequence, with its index as `b` and (paged) its queries at their positions. Returns the worst
+/// |error| of Out (-1 when it could not run; `line` says why).
+double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& k,
+                       const CudaLaunchInfo& ref_info, bool paged, std::mt19937& rng, Line& line) {
+  const std::string what = paged ? "paged" : "ragged";
+  try {
+    const std::vector<int64_t> q_lens =
+        paged ? std::vector<int64_t>{1, 3, 40, 16} : std::vector<int64_t>{1, 0, 77, 200, 3};
+    const std::vector<int64_t> k_lens =
+        paged ? std::vector<int64_t>{70, 3, 300, 16} : std::vector<int64_t>{1, 5, 133, 64, 0};
+    const int64_t hq = 4, hkv = 2, d = k.info.head_dim, dv = k.info.value_dim, page = 16;
+    std::vector<int64_t> cu_q = {0}, cu_k = {0};
+    for (size_t i = 0; i < q_lens.size(); ++i)
+      cu_q.push_back(cu_q.back() + q_lens[i]), cu_k.push_back(cu_k.back() + k_lens[i]);
+    const int64_t tq = cu_q.back(), tk = cu_k.back();
+    const HostTensor q = random_tensor(k.info.dtype, {tq, hq, d}, rng);
+    // The keys packed [Tk, Hkv, C]; paged, sequence s's page j holds its keys 16 j.. in the cache.
+    const HostTensor kt = random_tensor(k.info.dtype, {tk, hkv, d}, rng);
+    const HostTensor v = random_tensor(k.info.dtype, {tk, hkv, dv}, rng);
+    const std::vector<HostTensor> buffers = make_buffers(k.args, hq, 300, rng);
+    std::vector<CudaSequence> seqs;
+    CudaPagedLayout layout;
+    HostTensor k_cache, v_cache;
+    if (paged) {
+      layout.page_size = page, layout.max_pages = 0;
+      for (int64_t n : k_lens) layout.max_pages = std::max(layout.max_pages, (n + page - 1) / page);
+      std::vector<int32_t> order;  // cache page of each (sequence, page), shuffled
+      for (size_t s = 0; s < k_lens.size(); ++s)
+        for (int64_t j = 0; j < (k_lens[s] + page - 1) / page; ++j) order.push_back(int32_t(order.size()));
+      std::shuffle(order.begin(), order.end(), rng);
+      layout.pages = int64_t(order.size());
+      layout.table.assign(k_lens.size() * size_t(layout.max_pages), 0);
+      k_cache = HostTensor(k.info.dtype, {layout.pages, page, hkv, d});
+      v_cache = HostTensor(k.info.dtype, {layout.pages, page, hkv, dv});
+      const size_t es = scalar_type_size(k.info.dtype);
+      size_t next = 0;
+      for (size_t s = 0; s < k_lens.size(); ++s) {
+        layout.kv_lens.push_back(int32_t(k_lens[s]));
+        for (int64_t j = 0; j < (k_lens[s] + page - 1) / page; ++j) {
+          const int32_t pg = order[next++];
+          layout.table[s * size_t(layout.max_pages) + size_t(j)] = pg;
+          for (int64_t r = 0; r < page && j * page + r < k_lens[s]; ++r) {
+            const int64_t from = cu_k[s] + j * page + r, to = pg * page + r;
+            std::memcpy(k_cache.bytes.data() + size_t(to * hkv * d) * es,
+                        kt.bytes.data() + size_t(from * hkv * d) * es, size_t(hkv * d) * es);
+            std::memcpy(v_cache.bytes.data() + size_t(to * hkv * dv) * es,
+                        v.bytes.data() + size_t(from * hkv * dv) * es, size_t(hkv * dv) * es);
+          }
+        }
+      }
+      if (std::string why = cuda_paged_sequences(cu_q, layout, tq, seqs); !why.empty())
+        throw std::logic_error(why);
+    } else if (std::string why = cuda_sequences(cu_q, cu_k, tq, tk, seqs); !why.empty()) {
+      throw std::logic_error(why);
+    }
+    // The reference, per sequence on dense copies: rows [h][position] of Out (and the LSE).
+    std::vector<Reference> want(seqs.size());
+    const size_t es = scalar_type_size(k.info.dtype);
+    for (size_t s = 0; s < seqs.size(); ++s) {
+      const CudaSequence& sq = seqs[s];
+      if (sq.q_len == 0) continue;
+      if (sq.k_len == 0) {  // no keys: Out 0, LSE -inf
+        want[s].out.assign(size_t(hq * sq.q_len * dv), 0.0);
+        want[s].lse.assign(size_t(hq * sq.q_len), -INFINITY);
+        continue;
+      }
+      const HostTensor qs = sequence_rows(q, sq.q_row, sq.q_len), ks = sequence_rows(kt, cu_k[s], sq.k_len),
+                       vs = sequence_rows(v, cu_k[s], sq.k_len);
+      CudaLaunchRequest req = request_for(k, qs, ks, vs, buffers);
+      CudaPreparedLaunch L = prepare_cuda_launch(device, ref_info, req);
+      L.params.batch_base = static_cast<int>(s);
+      // Rows are positions: Q starts q_first rows before the copy (rows before it are absent).
+      L.params.q = static_cast<const char*>(L.params.q) - sq.q_first * L.params.q_stride[2] * int64_t(es);
+      L.params.q_len = static_cast<int>(sq.q_first + sq.q_len),
+      L.params.q_first = static_cast<int>(sq.q_first);
+      Reference r = run_reference(device, module, k.info, L);
+      if (r.out_of_range) {
+        line.fail(what + ": the kit's inputs read out of range (its index generation is wrong)");
+        return -1;
+      }
+      for (int64_t h = 0; h < hq; ++h)  // the present rows: positions q_first..
+        for (int64_t i = 0; i < sq.q_len; ++i) {
+          const size_t row = size_t(h * (sq.q_first + sq.q_len) + sq.q_first + i);
+          want[s].out.insert(want[s].out.end(), r.out.begin() + long(row * dv),
+                             r.out.begin() + long((row + 1) * dv));
+          want[s].lse.push_back(r.lse[row]);
+        }
+    }
+    // The kernel: the packed tensors' block over the buffers of a prepared dense launch, then one
+    // launch per sequence.
+    const HostTensor q1 = sequence_rows(q, 0, 1), k1 = sequence_rows(kt, 0, 1), v1 = sequence_rows(v, 0, 1);
+    CudaLaunchRequest req = request_for(k, q1, k1, v1, buffers);
+    CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
+    std::vector<CudaBuffer> packed;  // q, k, v, out, lse, page table
+    packed.reserve(6);
+    auto upload = [&](const void* data, size_t bytes) {
+      packed.push_back(device.alloc(std::max<size_t>(bytes, 1)));
+      if (bytes) device.upload(packed.back(), data, bytes);
+      return reinterpret_cast<void*>(packed.back().ptr());
+    };
+    HostTensor out(k.info.dtype, {tq, hq, dv}), lse(ScalarType::F32, {tq, hq});
+    attn_cuda_params p = L.params;
+    p.q = upload(q.bytes.data(), q.bytes.size());
+    const HostTensor& kk = paged ? k_cache : kt;
+    const HostTensor& vv = paged ? v_cache : v;
+    p.k = upload(kk.bytes.data(), kk.bytes.size()), p.v = upload(vv.bytes.data(), vv.bytes.size());
+    p.out = upload(out.bytes.data(), out.bytes.size());
+    p.lse = static_cast<float*>(upload(lse.bytes.data(), lse.bytes.size()));
+    p.lse = k.lse ? p.lse : nullptr;
+    p.q_stride[0] = 0, p.q_stride[1] = d, p.q_stride[2] = hq * d;
+    p.out_stride[0] = 0, p.out_stride[1] = dv, p.out_stride[2] = hq * dv;
+    p.k_stride[0] = 0, p.k_stride[1] = d, p.k_stride[2] = hkv * d;
+    p.v_stride[0] = 0, p.v_stride[1] = dv, p.v_stride[2] = hkv * dv;
+    p.lse_stride[0] = 0, p.lse_stride[1] = 1, p.lse_stride[2] = hq;
+    p.batch = 1, p.q_len = static_cast<int>(tq), p.kv_len = static_cast<int>(tk);
+    if (paged) {
+      p.page_table =
+          static_cast<const int*>(upload(layout.table.data(), layout.table.size() * sizeof(int32_t)));
+      p.k_page_stride = page * hkv * d, p.v_page_stride = page * hkv * dv,
+      p.page_size = static_cast<int>(page);
+      p.kv_len = 0;
+    }
+    launch_cuda_sequences(device, module, k.info, p, seqs, paged ? layout.max_pages : 0, req.scalars,
+                          req.buffers, L.split);
+    attn_cuda_error err{};
+    device.download(&err, *L.error_memory, sizeof err);
+    if (err.flag) line.fail(what + ": the kernel reported an out-of-range read");
+    device.download(out.bytes.data(), packed[3], out.bytes.size());
+    device.download(lse.bytes.data(), packed[4], lse.bytes.size());
+    double worst = 0, lse_worst = 0;
+    for (size_t s = 0; s < seqs.size(); ++s)
+      for (int64_t h = 0; h < hq; ++h)
+        for (int64_t i = 0; i < seqs[s].q_len; ++i) {
+          const int64_t row = h * seqs[s].q_len + i, t = seqs[s].q_row + i;
+          for (int64_t c = 0; c < dv; ++c) {
+            const double a = out.get((t * hq + h) * dv + c), b = want[s].out[size_t(row * dv + c)];
+            worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
+          }
+          if (k.lse) {
+            const double a = lse.get(t * hq + h), b = want[s].lse[size_t(row)];
+            lse_worst =
+                std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
+          }
+        }
+    if (worst > tolerance(k.info.dtype) || lse_worst > 1e-2) {
+      std::ostringstream m;
+      m << what << ": max |err| " << worst << (k.lse ? " lse " + std::to_string(lse_worst) : "");
+      line.fail(m.str());
+    }
+    return worst;
+  } catch (const std::exception& e) {
+    line.fail(what + ": " + e.what());
+    return -1;
+  }
+}
+
+}  // namespace
+
 int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::mt19937& rng) {
   Line line;
   const std::string name = kit_name(k.cu);
@@ -254,103 +419,12 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   if (o.decode)
     for (int64_t lq = 1; lq <= 16; ++lq) guarded({1, 32, 8, lq, 32768}, true);
 
-  // A ragged batch (runtime/CudaRagged.h): the packed tensors launched one sequence at a time, as
-  // the loader's kernels run cu_seqlens, against the reference on dense copies of each sequence
-  // with its index as `b`. Sequences without queries, without keys, of one row, and longer either way.
-  double ragged_worst = -1;
+  // A ragged batch and a paged cache (runtime/CudaRagged.h), launched one sequence at a time as
+  // the loader's kernels run them, against the reference on dense copies of each sequence.
+  double ragged_worst = -1, paged_worst = -1;
   if (o.ragged) {
-    try {
-      const std::vector<int64_t> q_lens = {1, 0, 77, 200, 3}, k_lens = {1, 5, 133, 64, 0};
-      const int64_t hq = 4, hkv = 2, d = k.info.head_dim, dv = k.info.value_dim;
-      std::vector<int64_t> cu_q = {0}, cu_k = {0};
-      for (size_t i = 0; i < q_lens.size(); ++i)
-        cu_q.push_back(cu_q.back() + q_lens[i]), cu_k.push_back(cu_k.back() + k_lens[i]);
-      const int64_t tq = cu_q.back(), tk = cu_k.back();
-      const HostTensor q = random_tensor(k.info.dtype, {tq, hq, d}, rng);
-      const HostTensor kt = random_tensor(k.info.dtype, {tk, hkv, d}, rng);
-      const HostTensor v = random_tensor(k.info.dtype, {tk, hkv, dv}, rng);
-      const std::vector<HostTensor> buffers = make_buffers(k.args, hq, 200, rng);
-      std::vector<CudaSequence> seqs;
-      if (std::string why = cuda_sequences(cu_q, cu_k, tq, tk, seqs); !why.empty())
-        throw std::logic_error(why);
-      // The reference, per sequence on dense copies: rows [h][r] of Out (and the LSE).
-      std::vector<Reference> want(seqs.size());
-      bool out_of_range = false;
-      for (size_t s = 0; s < seqs.size(); ++s) {
-        const CudaSequence& sq = seqs[s];
-        if (sq.q_len == 0) continue;
-        if (sq.k_len == 0) {  // no keys: Out 0, LSE -inf
-          want[s].out.assign(size_t(hq * sq.q_len * dv), 0.0);
-          want[s].lse.assign(size_t(hq * sq.q_len), -INFINITY);
-          continue;
-        }
-        const HostTensor qs = sequence_rows(q, sq.q_row, sq.q_len),
-                         ks = sequence_rows(kt, sq.k_row, sq.k_len),
-                         vs = sequence_rows(v, sq.k_row, sq.k_len);
-        CudaLaunchRequest req = request_for(k, qs, ks, vs, buffers);
-        CudaPreparedLaunch L = prepare_cuda_launch(device, ref_info, req);
-        L.params.batch_base = static_cast<int>(s);
-        want[s] = run_reference(device, *module, k.info, L);
-        out_of_range |= want[s].out_of_range;
-      }
-      if (out_of_range) {
-        line.fail("ragged: the kit's inputs read out of range (its index generation is wrong)");
-      } else {
-        // The kernel: the packed tensors' block (strides {0, head, token}) over the buffers of a
-        // prepared dense launch, then one launch per sequence.
-        const HostTensor q1 = sequence_rows(q, 0, 1), k1 = sequence_rows(kt, 0, 1),
-                         v1 = sequence_rows(v, 0, 1);
-        CudaLaunchRequest req = request_for(k, q1, k1, v1, buffers);
-        CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
-        std::vector<CudaBuffer> packed;  // q, k, v, out, lse
-        packed.reserve(5);
-        auto upload = [&](const HostTensor& t) {
-          packed.push_back(device.alloc(t.bytes.size()));
-          device.upload(packed.back(), t.bytes.data(), t.bytes.size());
-          return reinterpret_cast<void*>(packed.back().ptr());
-        };
-        HostTensor out(k.info.dtype, {tq, hq, dv}), lse(ScalarType::F32, {tq, hq});
-        attn_cuda_params p = L.params;
-        p.q = upload(q), p.k = upload(kt), p.v = upload(v), p.out = upload(out);
-        p.lse = k.lse ? static_cast<float*>(upload(lse)) : nullptr;
-        for (long long* st : {p.q_stride, p.out_stride}) st[0] = 0, st[1] = d, st[2] = hq * d;
-        p.out_stride[1] = dv, p.out_stride[2] = hq * dv;
-        for (long long* st : {p.k_stride, p.v_stride}) st[0] = 0, st[1] = d, st[2] = hkv * d;
-        p.v_stride[1] = dv, p.v_stride[2] = hkv * dv;
-        p.lse_stride[0] = 0, p.lse_stride[1] = 1, p.lse_stride[2] = hq;
-        p.batch = 1, p.q_len = static_cast<int>(tq), p.kv_len = static_cast<int>(tk);
-        launch_cuda_sequences(device, *module, k.info, p, seqs, req.scalars, req.buffers, L.split);
-        attn_cuda_error err{};
-        device.download(&err, *L.error_memory, sizeof err);
-        if (err.flag) line.fail("ragged: the kernel reported an out-of-range read");
-        device.download(out.bytes.data(), packed[3], out.bytes.size());
-        if (k.lse) device.download(lse.bytes.data(), packed[4], lse.bytes.size());
-        ragged_worst = 0;
-        double lse_worst = 0;
-        for (size_t s = 0; s < seqs.size(); ++s)
-          for (int64_t r = 0; r < seqs[s].q_len; ++r)
-            for (int64_t h = 0; h < hq; ++h) {
-              const int64_t row = h * seqs[s].q_len + r, t = seqs[s].q_row + r;
-              for (int64_t c = 0; c < dv; ++c) {
-                const double a = out.get((t * hq + h) * dv + c);
-                ragged_worst = std::max(
-                    ragged_worst, std::isnan(a) ? INFINITY : std::abs(a - want[s].out[size_t(row * dv + c)]));
-              }
-              if (k.lse) {
-                const double a = lse.get(t * hq + h), b = want[s].lse[size_t(row)];
-                lse_worst =
-                    std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
-              }
-            }
-        if (ragged_worst > tol || lse_worst > 1e-2) {
-          std::ostringstream m;
-          m << "ragged: max |err| " << ragged_worst << (k.lse ? " lse " + std::to_string(lse_worst) : "");
-          line.fail(m.str());
-        }
-      }
-    } catch (const std::exception& e) {
-      line.fail(std::string("ragged: ") + e.what());
-    }
+    ragged_worst = check_sequences(device, *module, k, ref_info, false, rng, line);
+    paged_worst = check_sequences(device, *module, k, ref_info, true, rng, line);
   }
 
   // The deliberate out-of-range launch: every buffer of extent 1, so any read past the first head,
@@ -398,6 +472,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     out << "; bwd none";
   if (o.decode) out << "; decode " << decode_shapes << " shapes max|err| " << decode_worst;
   if (ragged_worst >= 0) out << "; ragged 5 sequences max|err| " << ragged_worst;
+  if (paged_worst >= 0) out << "; paged 4 sequences max|err| " << paged_worst;
   if (!line.oor.empty()) out << "; " << line.oor;
   for (const std::string& f : line.fails) out << " | " << f;
   if (line.failures > static_cast<int>(line.fails.size()))

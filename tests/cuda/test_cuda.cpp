@@ -748,22 +748,25 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
                     print_cuda_device_functions(*kernels[0].ir, &plan, 64, 64) +
                     cuda_device_text("attn_split_merge.cuh") + cuda_device_text("attn_tiles.cuh") + "}\n";
   src +=
-      "extern \"C\" void rows(const attn_cuda_params* p, unsigned y, long long* o) {\n"
+      "extern \"C\" void rows(const attn_cuda_params* p, unsigned x, unsigned y, long long* o) {\n"
       "  using namespace k::attn_dev;\n"
-      "  blockIdx = {0, y, 0};\n"
+      "  blockIdx = {x, y, 0};\n"
       "  const CtaRows cr(*p, 64);\n"
       "  o[0] = cr.b, o[1] = cr.z, o[2] = cr.rows;\n"
       "  o[3] = cr.q_tile(*p) - static_cast<const attn_elem*>(p->q);\n"
       "  o[4] = cr.k_head(*p) - static_cast<const attn_elem*>(p->k);\n"
+      "  o[5] = cr.row_lo, o[6] = cr.q0, o[7] = cr.plan_tile;\n"
+      "  o[8] = key_row(*p, cr.k_head(*p), 37, p->k_stride[2], p->k_page_stride) - cr.k_head(*p);\n"
       "}\n";
   test::TempDir tmp;
   void* so = test::load_host_library(tmp.path(), src);
-  auto rows = reinterpret_cast<void (*)(const attn_cuda_params*, unsigned, long long*)>(dlsym(so, "rows"));
+  auto rows =
+      reinterpret_cast<void (*)(const attn_cuda_params*, unsigned, unsigned, long long*)>(dlsym(so, "rows"));
   BOOST_REQUIRE(rows);
   attn_cuda_params seq1 = cuda_sequence_params(packed, {1, 5, 2, 3}, 1, 2);  // rows 1..5, keys 2..4
   seq1.q_stride[0] = seq1.k_stride[0] = 1 << 20;  // the launch's batch entry 0 is the sequence
-  long long o[5];
-  rows(&seq1, 3, o);  // head 3, key/value head 1
+  long long o[9];
+  rows(&seq1, 0, 3, o);  // head 3, key/value head 1
   BOOST_TEST(o[0] == 1);
   BOOST_TEST(o[1] == 0);
   BOOST_TEST(o[2] == 5);
@@ -771,5 +774,46 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   BOOST_TEST(o[4] == 1 * 8);  // key/value head 1 of the sequence's first key row
   BOOST_TEST((static_cast<const uint16_t*>(seq1.q) == q.data() + 32 &&
               static_cast<const uint16_t*>(seq1.k) == k.data() + 32));
+  BOOST_TEST((o[5] == 0 && o[6] == 0 && o[8] == 37 * 16));  // all rows present; key 37 dense
+
+  // A paged cache: pages of 16 keys, table rows of 10; sequence 1 has 3 queries over 150 keys.
+  CudaPagedLayout layout;
+  layout.page_size = 16, layout.max_pages = 10, layout.pages = 12;
+  layout.table.assign(20, 0);
+  for (int j = 0; j < 10; ++j) layout.table[size_t(10 + j)] = 11 - j;  // sequence 1: pages 11, 10, ...
+  layout.kv_lens = {16, 150};
+  BOOST_REQUIRE(cuda_paged_sequences({0, 1, 4}, layout, 4, seqs).empty());
+  BOOST_TEST((seqs[1].q_row == 1 && seqs[1].q_len == 3 && seqs[1].k_len == 150 && seqs[1].q_first == 147));
+  CudaPagedLayout bad = layout;
+  bad.kv_lens = {16, 161};
+  BOOST_TEST(
+      cuda_paged_sequences({0, 1, 4}, bad, 4, seqs).find("161 keys, but its 10 pages of 16 hold 160") !=
+      std::string::npos);
+  bad = layout, bad.kv_lens = {0, 150};
+  BOOST_TEST(cuda_paged_sequences({0, 1, 4}, bad, 4, seqs).find("sequence 0 has 1 queries but 0 keys") !=
+             std::string::npos);
+  bad = layout, bad.table[12] = 12;
+  BOOST_TEST(cuda_paged_sequences({0, 1, 4}, bad, 4, seqs).find("page_table[1][2] is 12, outside") !=
+             std::string::npos);
+  BOOST_REQUIRE(cuda_paged_sequences({0, 1, 4}, layout, 4, seqs).empty());
+  std::vector<int32_t> device_table = layout.table;  // stands in for its device copy
+  attn_cuda_params cache = packed;
+  cache.page_table = device_table.data(), cache.page_size = 16;
+  cache.k_stride[1] = 8, cache.k_stride[2] = 16, cache.k_page_stride = 16 * 16;
+  const attn_cuda_params pg = cuda_sequence_params(cache, seqs[1], 1, 2, layout.max_pages);
+  BOOST_TEST((pg.page_table == device_table.data() + 10 && pg.k == packed.k && pg.q_first == 147));
+  BOOST_TEST((pg.q_len == 150 && pg.kv_len == 150 && pg.q == q.data() + (1 - 147) * 32));
+  CudaLaunchInfo info;
+  info.block_m = 64, info.block_n = 64;
+  attn_cuda_params launch = pg;
+  const CudaGrid g = plan_launch_grid(info, 132, launch);
+  BOOST_TEST((launch.q_tile0 == 2 && g.grid[0] == unsigned(g.kv_splits)));  // one tile: rows 128..149
+  launch.kv_splits = 0;
+  rows(&launch, 0, 1, o);  // the grid's tile 0 is query tile 2: rows 128..191, present from 147
+  BOOST_TEST(o[6] == 128);
+  BOOST_TEST(o[5] == 147 - 128);
+  BOOST_TEST(o[2] == 150 - 128);
+  BOOST_TEST(o[7] == 2);
+  BOOST_TEST(o[8] == (11 - 2) * 16 * 16 + (37 - 32) * 16);  // key 37: page_table[1][2] = 9, row 5
   dlclose(so);
 }

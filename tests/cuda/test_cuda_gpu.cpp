@@ -7,6 +7,7 @@
 #define BOOST_TEST_MODULE cuda_gpu
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -140,7 +141,71 @@ KernelInputs make_ragged_inputs(const KernelIR& ir, std::mt19937& rng) {
   return in;
 }
 
+/// A paged KV cache for `ir`: 4 sequences in shuffled pages of 16 keys (a page shared by two
+/// sequences: a common prefix), their queries their last 1, 3, 40 and 16 tokens.
+KernelInputs make_paged_inputs(const KernelIR& ir, std::mt19937& rng) {
+  const std::vector<int64_t> q_lens = {1, 3, 40, 16}, k_lens = {70, 3, 300, 16};
+  const int64_t page = 16, max_pages = 19, pages = 40;
+  KernelInputs in = make_inputs(ir, 300, 300, rng);
+  const int64_t hq = in.q.shape[1], hkv = in.k.shape[1], d = in.q.shape[3], dv = in.v.shape[3];
+  int64_t tq = 0;
+  for (int64_t n : q_lens) tq += n;
+  in.q = random_tensor(in.q.type, {tq, hq, d}, rng);
+  in.k = random_tensor(in.k.type, {pages, page, hkv, d}, rng);
+  in.v = random_tensor(in.v.type, {pages, page, hkv, dv}, rng);
+  std::vector<int64_t> order(pages);
+  for (int64_t i = 0; i < pages; ++i) order[size_t(i)] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  HostTensor table(ScalarType::I32, {int64_t(q_lens.size()), max_pages}),
+      lens(ScalarType::I32, {int64_t(q_lens.size())});
+  HostTensor cu(ScalarType::I32, {int64_t(q_lens.size()) + 1});
+  int64_t next = 0, row = 0;
+  for (size_t s = 0; s < q_lens.size(); ++s) {
+    cu.set(int64_t(s), double(row)), row += q_lens[s];
+    lens.set(int64_t(s), double(k_lens[s]));
+    for (int64_t j = 0; j < max_pages; ++j) table.set(int64_t(s) * max_pages + j, 0.0);
+    for (int64_t j = 0; j < (k_lens[s] + page - 1) / page; ++j)
+      table.set(int64_t(s) * max_pages + j, double(s == 3 && j == 0 ? order[0] : order[size_t(next++)]));
+  }
+  cu.set(int64_t(q_lens.size()), double(row));
+  in.cu_seqlens_q = cu, in.page_table = table, in.kv_lens = lens;
+  return in;
+}
+
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(paged_caches_match_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  std::vector<std::string> errors;
+  std::mt19937 rng(78);
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f32"})) {
+    KernelInputs in = make_paged_inputs(*k.ir, rng);
+    KernelOutputs ref;
+    try {
+      ref = run_reference(*k.ir, in);
+    } catch (const std::exception&) {
+      BOOST_CHECK_THROW(run_cuda(*k.ir, in, {}), std::exception);  // what the reference rejects
+      continue;
+    }
+    CudaRunResult got;
+    try {
+      got = run_cuda(*k.ir, in, {});
+    } catch (const std::exception& e) {
+      BOOST_ERROR(k.label << " paged: " << e.what());
+      continue;
+    }
+    double worst = 0;
+    for (int64_t i = 0; i < ref.out.numel(); ++i) {
+      const double a = got.outputs.out.get(i), b = ref.out.get(i);
+      worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
+    }
+    BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " paged: max |err| " << worst);
+  }
+}
 
 BOOST_AUTO_TEST_CASE(ragged_batches_match_the_reference) {
   std::string why;

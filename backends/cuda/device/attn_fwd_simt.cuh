@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
   for (int i = tid; i < BM * D; i += ATTN_THREADS) {
     const int r = i / D, c = i % D;
-    sQ[i] = r < cr.rows ? to_f32(gQ[r * cr.row_stride + c]) : 0.f;
+    sQ[i] = cr.present(r) ? to_f32(gQ[r * cr.row_stride + c]) : 0.f;
   }
 
   const KeyTiles tiles = cta_key_tiles(p, cr, BN);
@@ -45,11 +45,11 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     __syncthreads();  // the previous tile is consumed
     for (int i = tid; i < BN * D; i += ATTN_THREADS) {
       const int r = i / D, c = i % D;
-      sK[r * KP + c] = r < k_rows ? to_f32(gK[(k0 + r) * p.k_stride[2] + c]) : 0.f;
+      sK[r * KP + c] = r < k_rows ? to_f32(key_row(p, gK, k0 + r, p.k_stride[2], p.k_page_stride)[c]) : 0.f;
     }
     for (int i = tid; i < BN * DV; i += ATTN_THREADS) {
       const int r = i / DV, c = i % DV;
-      sV[i] = r < k_rows ? to_f32(gV[(k0 + r) * p.v_stride[2] + c]) : 0.f;
+      sV[i] = r < k_rows ? to_f32(key_row(p, gV, k0 + r, p.v_stride[2], p.v_page_stride)[c]) : 0.f;
     }
     __syncthreads();
 
@@ -93,7 +93,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
     const int i = warp * ROWS + r, q = cr.q(i), h = cr.h(i);
-    if (i >= cr.rows) continue;
+    if (!cr.present(i)) continue;
     if (kv_split_count(p) > 1) {  // unnormalized, to this CTA's partial slot (finish_split merges)
       float* slot = partial_slot(p, z, h, q, DV);
 #pragma unroll

@@ -15,6 +15,7 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   if (row >= static_cast<long long>(p.batch) * p.q_heads * p.q_len) return;  // whole warps
   const int q = static_cast<int>(row % p.q_len), h = static_cast<int>((row / p.q_len) % p.q_heads);
+  if (q < p.q_first) return;  // an absent row (before a paged sequence's first query)
   const int z = static_cast<int>(row / (static_cast<long long>(p.q_len) * p.q_heads));  // the entry
   const int b = z + p.batch_base;  // the mask's and score's b
   const int kvh = h / (p.q_heads / p.kv_heads);
@@ -23,7 +24,8 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
   auto score_at = [&](int kv) -> double {
     if (!attn_mask(b, h, q, kv, p)) return -attn_dev::inf();
     const attn_elem* kr =
-        static_cast<const attn_elem*>(p.k) + z * p.k_stride[0] + kvh * p.k_stride[1] + kv * p.k_stride[2];
+        attn_dev::key_row(p, static_cast<const attn_elem*>(p.k) + z * p.k_stride[0] + kvh * p.k_stride[1], kv,
+                          p.k_stride[2], p.k_page_stride);
     double dot = 0;
     for (int d = 0; d < ATTN_D; ++d) dot += static_cast<double>(attn_dev::to_f32(qr[d])) * attn_dev::to_f32(kr[d]);
     return attn_score(static_cast<float>(dot * p.scale), b, h, q, kv, p);
@@ -41,7 +43,8 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
       const double w = exp(s - m);
       sum += w;
       const attn_elem* vr =
-          static_cast<const attn_elem*>(p.v) + z * p.v_stride[0] + kvh * p.v_stride[1] + kv * p.v_stride[2];
+          attn_dev::key_row(p, static_cast<const attn_elem*>(p.v) + z * p.v_stride[0] + kvh * p.v_stride[1],
+                            kv, p.v_stride[2], p.v_page_stride);
       for (int c = 0; c < ATTN_DV; ++c) acc[c] += w * attn_dev::to_f32(vr[c]);
     }
   }

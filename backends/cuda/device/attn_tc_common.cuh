@@ -33,9 +33,11 @@ __device__ __forceinline__ unsigned pack2(float lo, float hi) {
 
 /// Starts copying rows [0, valid_rows) of a ROWS x COLS tile (row stride `stride` elements) into
 /// shared memory, XOR-swizzled across whole rows (SLABS false, for ldmatrix) or as wgmma's
-/// 64-column slabs (SLABS true); rows past valid_rows are zero-filled and never read from global.
-template <int ROWS, int COLS, bool SLABS>
-__device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem* gmem, long long stride,
+/// 64-column slabs (SLABS true); row r is at row_at(r). Rows outside [first_row, valid_rows) are
+/// zero-filled and never read from global (their copy names row first_row's address, reading
+/// nothing).
+template <int ROWS, int COLS, bool SLABS, class RowAt>
+__device__ __forceinline__ void load_rows_async(attn_elem* smem, const RowAt& row_at, int first_row,
                                                 int valid_rows, int tid) {
   constexpr int kChunksPerRow = COLS / 8;
   constexpr int kChunks = ROWS * kChunksPerRow;
@@ -44,11 +46,19 @@ __device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem
     const int c = tid + i * ATTN_THREADS;
     if (kChunks % ATTN_THREADS == 0 || c < kChunks) {
       const int row = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
-      const bool valid = row < valid_rows;
-      const attn_elem* src = valid ? gmem + row * stride + col : gmem;
+      const bool valid = row >= first_row && row < valid_rows;
+      const attn_elem* src = valid ? row_at(row) + col : row_at(first_row);
       cp_async16(smem + (SLABS ? slab_swz<ROWS>(row, col) : swz<COLS>(row, col)), src, valid);
     }
   }
+}
+
+/// load_rows_async over rows `stride` elements apart from `gmem`.
+template <int ROWS, int COLS, bool SLABS>
+__device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem* gmem, long long stride,
+                                                int valid_rows, int tid, int first_row = 0) {
+  load_rows_async<ROWS, COLS, SLABS>(
+      smem, [=](int r) { return gmem + r * stride; }, first_row, valid_rows, tid);
 }
 
 /// One CTA's share of the problem: its query rows (CtaRows), its Q/K/V in global memory, the key
@@ -80,7 +90,7 @@ struct CtaStream {
   /// groups keep the count uniform, so waiting for STAGES - 1 pending groups always means the
   /// oldest tile has landed).
   __device__ __forceinline__ void start(const attn_cuda_params& p, int tid) {
-    load_tile_async<BM, D, SLABS>(sQ, gQ, rows.row_stride, rows.rows, tid);
+    load_tile_async<BM, D, SLABS>(sQ, gQ, rows.row_stride, rows.rows, tid, rows.row_lo);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) refill(p, s, tid);
@@ -89,10 +99,19 @@ struct CtaStream {
   /// Starts copying the next tile into stage `s` and commits the group (empty past the end).
   __device__ __forceinline__ void refill(const attn_cuda_params& p, int s, int tid) {
     if (fetch < tiles.kv_tiles) {
-      const int n = min(BN, p.kv_len - fetch * BN);
-      load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], n, tid);
-      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n,
-                                     tid);
+      const int n = min(BN, p.kv_len - fetch * BN), k0 = fetch * BN;
+      if (p.page_table) {  // a paged cache: each row through the page table
+        const attn_elem *k = gK, *v = gV;
+        load_rows_async<BN, D, SLABS>(
+            sK + s * BN * D, [&](int r) { return key_row(p, k, k0 + r, p.k_stride[2], p.k_page_stride); }, 0,
+            n, tid);
+        load_rows_async<BN, DV, SLABS>(
+            sV + s * BN * DV, [&](int r) { return key_row(p, v, k0 + r, p.v_stride[2], p.v_page_stride); }, 0,
+            n, tid);
+      } else {
+        load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + k0 * p.k_stride[2], p.k_stride[2], n, tid);
+        load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + k0 * p.v_stride[2], p.v_stride[2], n, tid);
+      }
       fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
@@ -228,14 +247,14 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
     const float sum = quad_sum(row_sum[r]);
     const float inv = sum != 0.f ? 1.f / sum : 0.f;  // a NaN sum (a NaN score) stays NaN
     const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
-    if (i < cr.rows && kv_split_count(p) > 1) {
+    if (cr.present(i) && kv_split_count(p) > 1) {
       float* slot = partial_slot(p, z, h, q, OB * 8);
 #pragma unroll
       for (int j = 0; j < OB; ++j)
         *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) =
             make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
-    } else if (i < cr.rows) {
+    } else if (cr.present(i)) {
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll

@@ -2,35 +2,54 @@
 namespace attn_dev {
 
 /// Split-KV (attn_cuda_params::kv_splits): how many CTAs share a query tile's keys, and which
-/// query tile and which share this CTA has.
+/// query tile and which share this CTA has: the launch's own (cta_grid_tile, for the split
+/// workspace) and the tile of the rows (cta_query_tile: p.q_tile0 further).
 __device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { return p.kv_splits > 1 ? p.kv_splits : 1; }
-__device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) { return blockIdx.x / kv_split_count(p); }
+__device__ __forceinline__ int cta_grid_tile(const attn_cuda_params& p) {
+  return blockIdx.x / kv_split_count(p);
+}
+__device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) {
+  return cta_grid_tile(p) + p.q_tile0;
+}
 __device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
 
+/// Row j of the keys (or values) of one head whose row 0 is `head`: `stride` elements apart, or
+/// with a paged cache (p.page_table) row j % page_size of page page_table[j / page_size].
+__device__ __forceinline__ const attn_elem* key_row(const attn_cuda_params& p, const attn_elem* head, int j,
+                                                    long long stride, long long page_stride) {
+  if (!p.page_table) return head + j * stride;
+  return head + p.page_table[j / p.page_size] * page_stride + (j % p.page_size) * stride;
+}
+
 /// The query rows a CTA owns: BLOCK_M consecutive queries of head blockIdx.y, or when decoding
-/// with grouped heads (p.pack_heads) the query heads of key/value head blockIdx.y, all at query 0.
-/// Row i is query q0 + i * q_step of head h0 + i * h_step. `z` (blockIdx.z) is the batch entry of
-/// the launch's tensors and split workspace; `b` the batch index the kernel's mask, score and
-/// buffers see: z + p.batch_base (a ragged batch is launched one sequence at a time).
+/// with grouped heads (p.pack_heads) the query heads of key/value head blockIdx.y, all at query
+/// p.q_first. Row i is query q0 + i * q_step of head h0 + i * h_step; rows [row_lo, rows) are
+/// present (p.q_first: the rows before a paged sequence's first query are absent). `z`
+/// (blockIdx.z) is the batch entry of the launch's tensors and split workspace; `b` the batch
+/// index the kernel's mask, score and buffers see: z + p.batch_base (a ragged batch is launched
+/// one sequence at a time).
 struct CtaRows {
   int z, b, h0, q0, h_step, q_step;
+  int row_lo;           ///< the first present row
   int rows;             ///< real rows (the rest of the tile is padding, never stored)
-  int plan_tile;        ///< the query tile of the tile plan (0 when packed: query 0)
+  int plan_tile;        ///< the query tile of the tile plan (query q_first's when packed)
   long long row_stride; ///< elements between the Q rows of consecutive tile rows
   __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m)
       : z(blockIdx.z), b(blockIdx.z + p.batch_base) {
     const int qt = cta_query_tile(p);
     if (ATTN_PACK_HEADS && p.pack_heads) {
       const int groups = p.q_heads / p.kv_heads;
-      h0 = blockIdx.y * groups + qt * block_m, q0 = 0, h_step = 1, q_step = 0;
-      rows = min(block_m, groups - qt * block_m), plan_tile = 0, row_stride = p.q_stride[1];
+      h0 = blockIdx.y * groups + qt * block_m, q0 = p.q_first, h_step = 1, q_step = 0, row_lo = 0;
+      rows = min(block_m, groups - qt * block_m), plan_tile = p.q_first / block_m, row_stride = p.q_stride[1];
     } else {
-      h0 = blockIdx.y, q0 = qt * block_m, h_step = 0, q_step = 1;
+      h0 = blockIdx.y, q0 = qt * block_m, h_step = 0, q_step = 1, row_lo = max(0, p.q_first - q0);
       rows = min(block_m, p.q_len - q0), plan_tile = qt, row_stride = p.q_stride[2];
     }
   }
   __device__ __forceinline__ int q(int i) const { return q0 + i * q_step; }
   __device__ __forceinline__ int h(int i) const { return h0 + i * h_step; }
+  /// Whether row i holds a query whose result is stored.
+  __device__ __forceinline__ bool present(int i) const { return i >= row_lo && i < rows; }
   /// The key/value head (grouped-query attention: q_heads / kv_heads query heads share one).
   __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
   /// Tile row 0 of Q (later rows row_stride apart), and row 0 of the key/value head's K and V.
@@ -124,16 +143,18 @@ __device__ __forceinline__ KeyTiles cta_key_tiles(const attn_cuda_params& p, con
   return KeyTiles(p, cr.b, cr.h0, cr.plan_tile, cr.q0, cr.q(cr.rows - 1), (p.kv_len + block_n - 1) / block_n);
 }
 
-/// Split-KV: this CTA's slot for row q in p.partial (dv + 2 floats: O, row max, row sum); z is
-/// the launch's batch entry (CtaRows::z).
+/// Split-KV: the workspace's row of query q (a present one) of head h of batch entry z
+/// (CtaRows::z); and this CTA's slot there (dv + 2 floats: O, row max, row sum).
+__device__ __forceinline__ long long partial_row(const attn_cuda_params& p, int z, int h, int q) {
+  return (static_cast<long long>(z) * p.q_heads + h) * (p.q_len - p.q_first) + (q - p.q_first);
+}
 __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int z, int h, int q, int dv) {
-  const long long row = (static_cast<long long>(z) * p.q_heads + h) * p.q_len + q;
-  return p.partial + (row * kv_split_count(p) + cta_kv_split(p)) * (dv + 2);
+  return p.partial + (partial_row(p, z, h, q) * kv_split_count(p) + cta_kv_split(p)) * (dv + 2);
 }
 
 /// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
 /// query tile to get here merges the shares of its rows into out and lse, and resets the tile's
-/// counter (p.split_done[(b * gridDim.y + blockIdx.y) * query tiles + tile]) for the next launch.
+/// counter (p.split_done[(z * gridDim.y + blockIdx.y) * grid tiles + tile]) for the next launch.
 /// Nothing without split-KV.
 template <int DV>
 __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const CtaRows& cr) {
@@ -143,14 +164,14 @@ __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const Ct
   __syncthreads();
   const int q_tiles = gridDim.x / splits;
   int* done =
-      p.split_done + (static_cast<long long>(cr.z) * gridDim.y + blockIdx.y) * q_tiles + cta_query_tile(p);
+      p.split_done + (static_cast<long long>(cr.z) * gridDim.y + blockIdx.y) * q_tiles + cta_grid_tile(p);
   const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
   if (!__syncthreads_or(last_here)) return;
   __threadfence();  // and the other CTAs' rows are visible to this one
   const int z = cr.z;
-  for (int i = threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
+  for (int i = cr.row_lo * DV + threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
     const int q = cr.q(i / DV), h = cr.h(i / DV), c = i % DV;
-    const long long row = (static_cast<long long>(z) * p.q_heads + h) * p.q_len + q;
+    const long long row = partial_row(p, z, h, q);
     float lse;
     const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
     attn_elem* gO =

@@ -63,8 +63,25 @@ typedef struct attn_cuda_params {
    *  launched one sequence at a time on views of its packed tensors, with batch_base = the
    *  sequence's index (runtime/CudaRagged.h). */
   int batch_base;
-  float* partial;  /**< [B, Hq, Lq, kv_splits, Dv + 2] f32: O, then the row max (log2 units) and sum */
-  int* split_done; /**< [B, Hq, ceil(Lq / BLOCK_M)], zeroed device memory */
+  float* partial;  /**< [B, Hq, Lq - q_first, kv_splits, Dv + 2] f32: O, then the row max (log2
+                       units) and sum of each present row */
+  int* split_done; /**< [B, Hq, query tiles of the grid], zeroed device memory */
+  /** A paged KV cache, launched one sequence at a time (runtime/CudaRagged.h): page_table is the
+   *  sequence's row of the table (device i32), k and v point at row 0 of page 0 with k_stride[1] and
+   *  v_stride[1] between heads, k_stride[2] and v_stride[2] between the rows of a page and
+   *  k_page_stride and v_page_stride between pages; key j is row j % page_size of page
+   *  page_table[j / page_size]. 0: key j is row j, k_stride[2] apart. */
+  const int* page_table;
+  long long k_page_stride, v_page_stride;
+  int page_size;
+  /** The queries are the launch's last rows: rows [0, q_first) of its query tiles are absent (never
+   *  read nor written), and its grid starts at query tile q_tile0 (q_first / BLOCK_M; 0 when
+   *  heads are packed). A paged sequence's queries are its last tokens: q_len is its key count
+   *  and q_first its key count less its query count, so that a row's index is its position `q`,
+   *  and Q, Out and the LSE point at the row before its first query by q_first rows. 0 and 0 for
+   *  a dense or ragged launch. */
+  int q_first;
+  int q_tile0;
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */

@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 70 lines]
+// [fixed text: cuda device library cuda_abi.h, 87 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_causal_bf16_128
@@ -71,11 +71,11 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 183 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 204 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 
-// [fixed text: cuda device library attn_tc_common.cuh, 253 lines]
+// [fixed text: cuda device library attn_tc_common.cuh, 272 lines]
 
 // [fixed text: cuda device library attn_fwd_mma.cuh, 126 lines]
 
@@ -87,9 +87,10 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 extern "C" int attn_fwd_causal_bf16_128_launch(const attn_cuda_params* p, void* stream) {
   cudaError_t e = cudaFuncSetAttribute(attn_fwd_causal_bf16_128, cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);
   if (e != cudaSuccess) return (int)e;
-  /* A tile's rows: queries of one head, or (pack_heads) the query heads of a kv head. */
+  /* A tile's rows: queries of one head (from query tile q_tile0), or (pack_heads) the query
+     heads of a kv head. */
   const int packed = ATTN_PACK_HEADS && p->pack_heads;
-  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);
+  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len - p->q_tile0 * ATTN_BM);
   const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;
   const unsigned heads = (unsigned)(packed ? p->kv_heads : p->q_heads);
   const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, heads, (unsigned)p->batch);
