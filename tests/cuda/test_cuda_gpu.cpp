@@ -2,7 +2,7 @@
 // inputs with odd lengths, GQA and every dtype the kernel allows; the backward against the
 // reference backward (odd lengths, GQA, Dv != D, f16/bf16, fully masked rows, rows at +Inf and
 // -inf, buffer gradients, dLSE, a documents mask on the run-time tile plan) and run twice for
-// bit-identical results; ragged batches (cu_seqlens) against the reference's. Skips cleanly
+// bit-identical results; ragged batches (cu_seqlens) and paged caches against the reference's. Skips cleanly
 // without a GPU.
 #define BOOST_TEST_MODULE cuda_gpu
 #include <boost/test/unit_test.hpp>
@@ -174,49 +174,15 @@ KernelInputs make_paged_inputs(const KernelIR& ir, std::mt19937& rng) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(paged_caches_match_the_reference) {
-  std::string why;
-  if (!cuda_driver_available(&why)) {
-    BOOST_TEST_MESSAGE("skipped: " << why);
-    return;
-  }
-  std::vector<std::string> errors;
-  std::mt19937 rng(78);
-  for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f32"})) {
-    KernelInputs in = make_paged_inputs(*k.ir, rng);
-    KernelOutputs ref;
-    try {
-      ref = run_reference(*k.ir, in);
-    } catch (const std::exception&) {
-      BOOST_CHECK_THROW(run_cuda(*k.ir, in, {}), std::exception);  // what the reference rejects
-      continue;
-    }
-    CudaRunResult got;
-    try {
-      got = run_cuda(*k.ir, in, {});
-    } catch (const std::exception& e) {
-      BOOST_ERROR(k.label << " paged: " << e.what());
-      continue;
-    }
-    double worst = 0;
-    for (int64_t i = 0; i < ref.out.numel(); ++i) {
-      const double a = got.outputs.out.get(i), b = ref.out.get(i);
-      worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
-    }
-    BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " paged: max |err| " << worst);
-  }
-}
+namespace {
 
-BOOST_AUTO_TEST_CASE(ragged_batches_match_the_reference) {
-  std::string why;
-  if (!cuda_driver_available(&why)) {
-    BOOST_TEST_MESSAGE("skipped: " << why);
-    return;
-  }
+/// Every test kernel (bf16 and f32) on the packed inputs `make` draws (`what`: "ragged", "paged")
+/// against the reference: Out and the LSE.
+void check_packed_layout(const char* what, KernelInputs (*make)(const KernelIR&, std::mt19937&), unsigned seed) {
   std::vector<std::string> errors;
-  std::mt19937 rng(77);
+  std::mt19937 rng(seed);
   for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f32"})) {
-    KernelInputs in = make_ragged_inputs(*k.ir, rng);
+    KernelInputs in = make(*k.ir, rng);
     KernelOutputs ref;
     try {
       ref = run_reference(*k.ir, in);
@@ -228,7 +194,7 @@ BOOST_AUTO_TEST_CASE(ragged_batches_match_the_reference) {
     try {
       got = run_cuda(*k.ir, in, {});
     } catch (const std::exception& e) {
-      BOOST_ERROR(k.label << " ragged: " << e.what());
+      BOOST_ERROR(k.label << " " << what << ": " << e.what());
       continue;
     }
     BOOST_REQUIRE(got.outputs.out.shape == ref.out.shape);
@@ -241,9 +207,29 @@ BOOST_AUTO_TEST_CASE(ragged_batches_match_the_reference) {
       const double a = got.outputs.lse.get(i), b = ref.lse.get(i);
       lse_worst = std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
     }
-    BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " ragged: max |err| " << worst);
-    BOOST_TEST(lse_worst <= 1e-2, k.label << " ragged: LSE max |err| " << lse_worst);
+    BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " " << what << ": max |err| " << worst);
+    BOOST_TEST(lse_worst <= 1e-2, k.label << " " << what << ": LSE max |err| " << lse_worst);
   }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ragged_batches_match_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  check_packed_layout("ragged", make_ragged_inputs, 77);
+}
+
+BOOST_AUTO_TEST_CASE(paged_caches_match_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  check_packed_layout("paged", make_paged_inputs, 78);
 }
 
 BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
