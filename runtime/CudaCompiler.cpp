@@ -225,7 +225,7 @@ class CudaModuleAdapter : public CudaKernelModule {
         return "a ragged batch needs both cu_seqlens_q and cu_seqlens_k; cu_seqlens_k is NULL";
       if (std::string why = read_table(a->cu_seqlens_k, "cu_seqlens_k", 1, cu_k, download); !why.empty())
         return why;
-      return cuda_sequences(cu_q, cu_k, a->q->shape[0], a->k->shape[0], out);
+      return check_ragged_layout(cu_q, cu_k, a->q->shape[0], a->k->shape[0], out);
     }
     if (a->cu_seqlens_k) return "a paged KV cache takes its key lengths from kv_lens, not cu_seqlens_k";
     if (!a->page_table || !a->kv_lens) return "a paged KV cache needs both page_table and kv_lens";
@@ -233,7 +233,7 @@ class CudaModuleAdapter : public CudaKernelModule {
     if (std::string why = read_table(a->page_table, "page_table", 2, entries, download); !why.empty())
       return why;
     if (std::string why = read_table(a->kv_lens, "kv_lens", 1, lens, download); !why.empty()) return why;
-    CudaPagedLayout layout;
+    PagedLayout layout;
     layout.table.assign(entries.begin(), entries.end());
     layout.kv_lens.assign(lens.begin(), lens.end());
     layout.max_pages = a->page_table->shape[1], layout.pages = a->k->shape[0],
@@ -242,7 +242,7 @@ class CudaModuleAdapter : public CudaKernelModule {
       return "page_table must be i32 [" + std::to_string(cu_q.size() - 1) +
              ", max_pages] (one row per sequence)";
     table = layout.table, max_pages = layout.max_pages;
-    return cuda_paged_sequences(cu_q, layout, a->q->shape[0], out);
+    return check_paged_layout(cu_q, layout, a->q->shape[0], out);
   }
 
   /// Bytes of a Q/K/V/Out element.

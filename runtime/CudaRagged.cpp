@@ -3,7 +3,7 @@
 
 namespace attn {
 
-std::string check_cuda_boundaries(const std::vector<int64_t>& cu, const char* name, int64_t total) {
+std::string check_sequence_boundaries(const std::vector<int64_t>& cu, const char* name, int64_t total) {
   const std::string n = name;
   if (cu.empty()) return n + " must be 1-D with at least one entry (sequences + 1)";
   if (cu.front() != 0) return n + " starts at " + std::to_string(cu.front()) + ", not 0";
@@ -17,10 +17,10 @@ std::string check_cuda_boundaries(const std::vector<int64_t>& cu, const char* na
   return {};
 }
 
-std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
+std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
                            int64_t tk, std::vector<CudaSequence>& out) {
-  if (std::string why = check_cuda_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
-  if (std::string why = check_cuda_boundaries(cu_k, "cu_seqlens_k", tk); !why.empty()) return why;
+  if (std::string why = check_sequence_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
+  if (std::string why = check_sequence_boundaries(cu_k, "cu_seqlens_k", tk); !why.empty()) return why;
   if (cu_q.size() != cu_k.size())
     return "cu_seqlens_q has " + std::to_string(cu_q.size()) + " entries and cu_seqlens_k " +
            std::to_string(cu_k.size()) + "; both are sequences + 1";
@@ -30,9 +30,9 @@ std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<i
   return {};
 }
 
-std::string cuda_paged_sequences(const std::vector<int64_t>& cu_q, const CudaPagedLayout& layout, int64_t tq,
+std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayout& layout, int64_t tq,
                                  std::vector<CudaSequence>& out) {
-  if (std::string why = check_cuda_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
+  if (std::string why = check_sequence_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
   const size_t n = cu_q.size() - 1;
   if (layout.page_size < 1) return "the cache's pages hold no keys (page_size 0)";
   if (layout.kv_lens.size() != n)

@@ -2,7 +2,10 @@
 // its own, as a dense batch of one on views of the packed tensors, with attn_cuda_params::batch_base
 // set to its index so that the kernel's `b` is the sequence's. No copies: rows [r, r + L) of a
 // packed Q [Tq, Hq, D] are the dense [1, Hq, L, D] whose base is row r and whose strides are
-// {0, head stride, token stride}. The rules are the cpu target's (backends/cpu/fixed/PackedSequences.h).
+// {0, head stride, token stride}. The layout's checks (check_sequence_boundaries, check_ragged_layout,
+// check_paged_layout) are every target's: backends/io/RaggedBatch.cpp calls them for the
+// reference, the cpu target's runner and the command line (the generated CPU sources carry their
+// own copy, backends/cpu/fixed/PackedSequences.h).
 #pragma once
 
 #include <cstddef>
@@ -28,7 +31,7 @@ struct CudaSequence {
 
 /// A paged cache's layout on the host: the page table [N, max_pages] row-major, the key counts
 /// [N], and the cache's page count and size.
-struct CudaPagedLayout {
+struct PagedLayout {
   std::vector<int32_t> table;
   std::vector<int32_t> kv_lens;
   int64_t max_pages = 0, pages = 0, page_size = 0;
@@ -37,19 +40,19 @@ struct CudaPagedLayout {
 /// Checks the boundaries `cu` of `name` (cu_seqlens_q or cu_seqlens_k) against `total` packed
 /// rows: at least one entry, 0 first, non-decreasing, `total` last. "" when they hold, else the
 /// message.
-std::string check_cuda_boundaries(const std::vector<int64_t>& cu, const char* name, int64_t total);
+std::string check_sequence_boundaries(const std::vector<int64_t>& cu, const char* name, int64_t total);
 
 /// The sequences of a ragged batch whose boundaries `cu_q` and `cu_k` hold over `tq` query and `tk`
-/// key rows, into `out`. "" when they do, else the message (check_cuda_boundaries', or entry counts
+/// key rows, into `out`. "" when they do, else the message (check_sequence_boundaries', or entry counts
 /// that differ).
-std::string cuda_sequences(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
+std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
                            int64_t tk, std::vector<CudaSequence>& out);
 
 /// The sequences of a paged cache whose queries' boundaries `cu_q` hold over `tq` rows, into
 /// `out`: each sequence's key count is at most what its pages hold, its queries at most its keys,
 /// and every page it uses is in the cache. "" when they hold, else the message (naming the
 /// sequence and entry).
-std::string cuda_paged_sequences(const std::vector<int64_t>& cu_q, const CudaPagedLayout& layout, int64_t tq,
+std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayout& layout, int64_t tq,
                                  std::vector<CudaSequence>& out);
 
 /// The parameter block of sequence `index`, `s`, of a ragged launch. `packed` points at the packed

@@ -2,6 +2,7 @@
 #include "backends/io/RaggedBatch.h"
 
 #include "backends/io/KernelIO.h"
+#include "runtime/CudaRagged.h"
 
 namespace attn {
 
@@ -16,14 +17,7 @@ std::vector<int64_t> boundaries(const HostTensor& t, const char* name, int64_t t
                      t.shape_string());
   std::vector<int64_t> cu(static_cast<size_t>(t.shape[0]));
   for (size_t i = 0; i < cu.size(); ++i) cu[i] = static_cast<int64_t>(t.get(static_cast<int64_t>(i)));
-  if (cu[0] != 0) throw InputError(std::string(name) + " must start at 0, got " + std::to_string(cu[0]));
-  for (size_t i = 1; i < cu.size(); ++i)
-    if (cu[i] < cu[i - 1])
-      throw InputError(std::string(name) + " decreases at entry " + std::to_string(i) + " (" +
-                       std::to_string(cu[i]) + " after " + std::to_string(cu[i - 1]) + ")");
-  if (cu.back() != total)
-    throw InputError(std::string(name) + " ends at " + std::to_string(cu.back()) +
-                     ", but the packed tensor has " + std::to_string(total) + " rows");
+  if (std::string why = check_sequence_boundaries(cu, name, total); !why.empty()) throw InputError(why);
   return cu;
 }
 
@@ -47,28 +41,20 @@ std::vector<Sequence> paged_sequences(const KernelInputs& in) {
   if (in.page_table.type != ScalarType::I32 || in.page_table.shape.size() != 2 || in.page_table.shape[0] != n)
     throw InputError("page_table must be i32 [" + std::to_string(n) + ", max_pages], got " +
                      scalar_type_name(in.page_table.type) + " " + in.page_table.shape_string());
-  const int64_t max_pages = in.page_table.shape[1];
+  // The rules every target's paged call follows (runtime/CudaRagged.h), on host copies.
+  PagedLayout layout;
+  layout.max_pages = in.page_table.shape[1], layout.pages = pages, layout.page_size = page_size;
+  for (int64_t i = 0; i < in.page_table.numel(); ++i) layout.table.push_back(static_cast<int32_t>(in.page_table.get(i)));
+  for (int64_t b = 0; b < n; ++b) layout.kv_lens.push_back(static_cast<int32_t>(in.kv_lens.get(b)));
+  std::vector<CudaSequence> checked;
+  if (std::string why = check_paged_layout(q, layout, in.q.shape[0], checked); !why.empty()) throw InputError(why);
   std::vector<Sequence> out(static_cast<size_t>(n));
   for (int64_t b = 0; b < n; ++b) {
+    const CudaSequence& c = checked[size_t(b)];
     Sequence& s = out[size_t(b)];
-    s.q_first = q[size_t(b)], s.q_len = q[size_t(b + 1)] - q[size_t(b)];
-    s.kv_len = static_cast<int64_t>(in.kv_lens.get(b));
-    const std::string seq = "sequence " + std::to_string(b);
-    if (s.kv_len < 0 || s.kv_len > max_pages * page_size)
-      throw InputError(seq + " has " + std::to_string(s.kv_len) + " keys, but its " +
-                       std::to_string(max_pages) + " pages of " + std::to_string(page_size) + " hold " +
-                       std::to_string(max_pages * page_size));
-    if (s.q_len > s.kv_len)
-      throw InputError(seq + " has " + std::to_string(s.q_len) + " queries but " + std::to_string(s.kv_len) +
-                       " keys; a paged sequence's queries are its last tokens, already in the cache");
-    s.q_pos = s.kv_len - s.q_len;
-    for (int64_t p = 0; p < (s.kv_len + page_size - 1) / page_size; ++p) {
-      const int64_t page = static_cast<int64_t>(in.page_table.get(b * max_pages + p));
-      if (page < 0 || page >= pages)
-        throw InputError("page_table[" + std::to_string(b) + "][" + std::to_string(p) + "] is " +
-                         std::to_string(page) + ", outside the cache's " + std::to_string(pages) + " pages");
-      s.pages.push_back(static_cast<int32_t>(page));
-    }
+    s.q_first = c.q_row, s.q_len = c.q_len, s.kv_len = c.k_len, s.q_pos = c.q_first;
+    for (int64_t p = 0; p < (s.kv_len + page_size - 1) / page_size; ++p)
+      s.pages.push_back(layout.table[size_t(b * layout.max_pages + p)]);
   }
   return out;
 }

@@ -182,7 +182,7 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& 
     const HostTensor v = random_tensor(k.info.dtype, {tk, hkv, dv}, rng);
     const std::vector<HostTensor> buffers = make_buffers(k.args, hq, 300, rng);
     std::vector<CudaSequence> seqs;
-    CudaPagedLayout layout;
+    PagedLayout layout;
     HostTensor k_cache, v_cache;
     if (paged) {
       layout.page_size = page, layout.max_pages = 0;
@@ -211,9 +211,9 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& 
           }
         }
       }
-      if (std::string why = cuda_paged_sequences(cu_q, layout, tq, seqs); !why.empty())
+      if (std::string why = check_paged_layout(cu_q, layout, tq, seqs); !why.empty())
         throw std::logic_error(why);
-    } else if (std::string why = cuda_sequences(cu_q, cu_k, tq, tk, seqs); !why.empty()) {
+    } else if (std::string why = check_ragged_layout(cu_q, cu_k, tq, tk, seqs); !why.empty()) {
       throw std::logic_error(why);
     }
     // The reference, per sequence on dense copies: rows [h][position] of Out (and the LSE).

@@ -709,15 +709,15 @@ BOOST_AUTO_TEST_CASE(reduction_masks_carry_a_run_time_plan) {
 // the kernel's `b` is the sequence's index, the tensors are addressed from the sequence's rows.
 BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   std::vector<CudaSequence> seqs;
-  BOOST_TEST(check_cuda_boundaries({}, "cu_seqlens_q", 0).find("at least one entry") != std::string::npos);
-  BOOST_TEST(check_cuda_boundaries({1, 3}, "cu_seqlens_q", 3).find("starts at 1, not 0") !=
+  BOOST_TEST(check_sequence_boundaries({}, "cu_seqlens_q", 0).find("at least one entry") != std::string::npos);
+  BOOST_TEST(check_sequence_boundaries({1, 3}, "cu_seqlens_q", 3).find("starts at 1, not 0") !=
              std::string::npos);
-  BOOST_TEST(check_cuda_boundaries({0, 3, 2}, "cu_seqlens_k", 2).find("decreases at entry 2") !=
+  BOOST_TEST(check_sequence_boundaries({0, 3, 2}, "cu_seqlens_k", 2).find("decreases at entry 2") !=
              std::string::npos);
-  BOOST_TEST(check_cuda_boundaries({0, 3}, "cu_seqlens_q", 4).find("ends at 3") != std::string::npos);
-  BOOST_TEST(cuda_sequences({0, 1, 2}, {0, 2}, 2, 2, seqs).find("both are sequences + 1") !=
+  BOOST_TEST(check_sequence_boundaries({0, 3}, "cu_seqlens_q", 4).find("ends at 3") != std::string::npos);
+  BOOST_TEST(check_ragged_layout({0, 1, 2}, {0, 2}, 2, 2, seqs).find("both are sequences + 1") !=
              std::string::npos);
-  BOOST_REQUIRE(cuda_sequences({0, 2, 2, 7}, {0, 5, 6, 6}, 7, 6, seqs).empty());
+  BOOST_REQUIRE(check_ragged_layout({0, 2, 2, 7}, {0, 5, 6, 6}, 7, 6, seqs).empty());
   BOOST_REQUIRE(seqs.size() == 3u);
   BOOST_TEST((seqs[1].q_row == 2 && seqs[1].q_len == 0 && seqs[1].k_row == 5 && seqs[1].k_len == 1));
   BOOST_TEST((seqs[2].q_row == 2 && seqs[2].q_len == 5 && seqs[2].k_row == 6 && seqs[2].k_len == 0));
@@ -777,25 +777,25 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   BOOST_TEST((o[5] == 0 && o[6] == 0 && o[8] == 37 * 16));  // all rows present; key 37 dense
 
   // A paged cache: pages of 16 keys, table rows of 10; sequence 1 has 3 queries over 150 keys.
-  CudaPagedLayout layout;
+  PagedLayout layout;
   layout.page_size = 16, layout.max_pages = 10, layout.pages = 12;
   layout.table.assign(20, 0);
   for (int j = 0; j < 10; ++j) layout.table[size_t(10 + j)] = 11 - j;  // sequence 1: pages 11, 10, ...
   layout.kv_lens = {16, 150};
-  BOOST_REQUIRE(cuda_paged_sequences({0, 1, 4}, layout, 4, seqs).empty());
+  BOOST_REQUIRE(check_paged_layout({0, 1, 4}, layout, 4, seqs).empty());
   BOOST_TEST((seqs[1].q_row == 1 && seqs[1].q_len == 3 && seqs[1].k_len == 150 && seqs[1].q_first == 147));
-  CudaPagedLayout bad = layout;
+  PagedLayout bad = layout;
   bad.kv_lens = {16, 161};
   BOOST_TEST(
-      cuda_paged_sequences({0, 1, 4}, bad, 4, seqs).find("161 keys, but its 10 pages of 16 hold 160") !=
+      check_paged_layout({0, 1, 4}, bad, 4, seqs).find("161 keys, but its 10 pages of 16 hold 160") !=
       std::string::npos);
   bad = layout, bad.kv_lens = {0, 150};
-  BOOST_TEST(cuda_paged_sequences({0, 1, 4}, bad, 4, seqs).find("sequence 0 has 1 queries but 0 keys") !=
+  BOOST_TEST(check_paged_layout({0, 1, 4}, bad, 4, seqs).find("sequence 0 has 1 queries but 0 keys") !=
              std::string::npos);
   bad = layout, bad.table[12] = 12;
-  BOOST_TEST(cuda_paged_sequences({0, 1, 4}, bad, 4, seqs).find("page_table[1][2] is 12, outside") !=
+  BOOST_TEST(check_paged_layout({0, 1, 4}, bad, 4, seqs).find("page_table[1][2] is 12, outside") !=
              std::string::npos);
-  BOOST_REQUIRE(cuda_paged_sequences({0, 1, 4}, layout, 4, seqs).empty());
+  BOOST_REQUIRE(check_paged_layout({0, 1, 4}, layout, 4, seqs).empty());
   std::vector<int32_t> device_table = layout.table;  // stands in for its device copy
   attn_cuda_params cache = packed;
   cache.page_table = device_table.data(), cache.page_size = 16;
