@@ -26,6 +26,7 @@
 #include "codegen/KernelIR.h"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaKernelArgs.h"
 #include "runtime/CudaRagged.h"
 #include "runtime/Npy.h"
 #include "runtime/Nvrtc.h"
@@ -816,4 +817,97 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   BOOST_TEST(o[7] == 2);
   BOOST_TEST(o[8] == (11 - 2) * 16 * 16 + (37 - 32) * 16);  // key 37: page_table[1][2] = 9, row 5
   dlclose(so);
+}
+
+// The launcher's reading of a kernel-ABI call (runtime/CudaKernelArgs.h), on host memory standing in
+// for the GPU's: a dense call's block, a ragged batch's and a paged cache's, their layouts read
+// from CPU memory and through the download callback, and the calls it refuses.
+BOOST_AUTO_TEST_CASE(kernel_abi_calls_fill_the_parameter_block) {
+  CudaLaunchInfo info;
+  info.head_dim = info.value_dim = 64, info.dtype = ScalarType::BF16, info.needs_16b_rows = true,
+  info.scale = 0.125;
+  std::vector<uint16_t> memory(size_t(1) << 16);  // every tensor's elements (read by no one)
+  auto tensor = [&](std::vector<int64_t>& shape, DLDeviceType where) {
+    DLTensor t{};
+    t.data = memory.data(), t.device = {where, 0}, t.ndim = int(shape.size()), t.dtype = {kDLBfloat, 16, 1};
+    t.shape = shape.data();
+    return t;
+  };
+  auto table = [](std::vector<int32_t>& v, std::vector<int64_t>& shape, DLDeviceType where) {
+    DLTensor t{};
+    t.data = v.data(), t.device = {where, 0}, t.ndim = int(shape.size()), t.dtype = {kDLInt, 32, 1};
+    t.shape = shape.data();
+    return t;
+  };
+  int downloads = 0;
+  const CudaDownload download = [&](void* dst, const void* src, size_t bytes) {
+    ++downloads, std::memcpy(dst, src, bytes);
+  };
+  attn_cuda_params p{};
+  std::vector<CudaSequence> seqs;
+  std::vector<int32_t> pages;
+  int64_t max_pages = -1;
+
+  // Dense: [B, H, L, D].
+  std::vector<int64_t> dq = {2, 4, 77, 64}, dk = {2, 2, 90, 64};
+  DLTensor q = tensor(dq, kDLCUDA), k = tensor(dk, kDLCUDA), v = k, out = q;
+  attn_kernel_args a{};
+  a.abi_version = ATTN_KERNEL_ABI_VERSION, a.q = &q, a.k = &k, a.v = &v, a.out = &out;
+  BOOST_REQUIRE(fill_cuda_params(info, &a, p).empty());
+  BOOST_TEST((p.batch == 2 && p.q_heads == 4 && p.kv_heads == 2 && p.q_len == 77 && p.kv_len == 90));
+  BOOST_TEST((p.q_stride[0] == 4 * 77 * 64 && p.q_stride[1] == 77 * 64 && p.q_stride[2] == 64));
+  BOOST_TEST(
+      (read_cuda_layout(&a, seqs, pages, max_pages, download).empty() && seqs.empty() && max_pages == 0));
+
+  // Ragged: [T, H, D], the boundaries in CPU memory, then in the GPU's (downloaded).
+  std::vector<int64_t> rq = {10, 4, 64}, rk = {12, 2, 64}, rl = {10, 4}, cu_shape = {3};
+  std::vector<int32_t> cu_q = {0, 4, 10}, cu_k = {0, 12, 12};
+  DLTensor q3 = tensor(rq, kDLCUDA), k3 = tensor(rk, kDLCUDA), v3 = k3, out3 = q3, lse = tensor(rl, kDLCUDA);
+  lse.dtype = {kDLFloat, 32, 1};
+  DLTensor cq = table(cu_q, cu_shape, kDLCPU), ck = table(cu_k, cu_shape, kDLCUDA);
+  attn_kernel_args r = a;
+  r.q = &q3, r.k = &k3, r.v = &v3, r.out = &out3, r.lse = &lse, r.cu_seqlens_q = &cq, r.cu_seqlens_k = &ck;
+  BOOST_REQUIRE(fill_cuda_params(info, &r, p).empty());
+  BOOST_TEST((p.batch == 1 && p.q_heads == 4 && p.kv_heads == 2 && p.q_len == 10 && p.kv_len == 12));
+  BOOST_TEST((p.q_stride[0] == 0 && p.q_stride[1] == 64 && p.q_stride[2] == 256 && p.k_stride[2] == 128));
+  BOOST_TEST((p.lse_stride[0] == 0 && p.lse_stride[1] == 1 && p.lse_stride[2] == 4));
+  BOOST_REQUIRE(read_cuda_layout(&r, seqs, pages, max_pages, download).empty());
+  BOOST_TEST(downloads == 1);  // cu_seqlens_k only
+  BOOST_REQUIRE(seqs.size() == 2u);
+  BOOST_TEST((seqs[1].q_row == 4 && seqs[1].q_len == 6 && seqs[1].k_row == 12 && seqs[1].k_len == 0));
+  cu_k[2] = 13;
+  BOOST_TEST(read_cuda_layout(&r, seqs, pages, max_pages, download).find("cu_seqlens_k ends at 13") !=
+             std::string::npos);
+
+  // Paged: K and V [pages, page_size, H, D], the table and key counts in CPU memory.
+  std::vector<int64_t> pk = {6, 16, 2, 64}, pt_shape = {2, 3}, kl_shape = {2};
+  std::vector<int32_t> page_table = {5, 0, 0, 1, 2, 3}, kv_lens = {6, 40};
+  DLTensor kc = tensor(pk, kDLCUDA), vc = kc, pt = table(page_table, pt_shape, kDLCPU),
+           kl = table(kv_lens, kl_shape, kDLCPU);
+  std::vector<int32_t> cu_p = {0, 1, 10};
+  DLTensor cp = table(cu_p, cu_shape, kDLCPU);
+  attn_kernel_args g = r;
+  g.k = &kc, g.v = &vc, g.cu_seqlens_q = &cp, g.cu_seqlens_k = nullptr, g.page_table = &pt, g.kv_lens = &kl;
+  BOOST_REQUIRE(fill_cuda_params(info, &g, p).empty());
+  BOOST_TEST((p.kv_heads == 2 && p.page_size == 16 && p.k_page_stride == 16 * 2 * 64));
+  BOOST_TEST((p.k_stride[0] == 0 && p.k_stride[1] == 64 && p.k_stride[2] == 128));
+  BOOST_REQUIRE(read_cuda_layout(&g, seqs, pages, max_pages, download).empty());
+  BOOST_TEST((max_pages == 3 && pages == page_table));
+  BOOST_TEST((seqs[1].q_row == 1 && seqs[1].q_len == 9 && seqs[1].k_len == 40 && seqs[1].q_first == 31));
+  page_table[4] = 6;
+  BOOST_TEST(read_cuda_layout(&g, seqs, pages, max_pages, download).find("page_table[1][1] is 6, outside") !=
+             std::string::npos);
+  g.cu_seqlens_k = &ck;
+  BOOST_TEST(read_cuda_layout(&g, seqs, pages, max_pages, download).find("not cu_seqlens_k") !=
+             std::string::npos);
+
+  // Refused: a ragged call's 4-D tensors, host tensors, head dims it was not compiled for.
+  attn_kernel_args bad = r;
+  bad.q = &q;
+  BOOST_TEST(fill_cuda_params(info, &bad, p).find("must be 3-D tensors [T, H, D]") != std::string::npos);
+  DLTensor host_q = tensor(rq, kDLCPU);
+  bad = r, bad.q = &host_q;
+  BOOST_TEST(fill_cuda_params(info, &bad, p).find("GPU memory") != std::string::npos);
+  info.head_dim = 128;
+  BOOST_TEST(fill_cuda_params(info, &r, p).find("compiled for head_dim 128") != std::string::npos);
 }
