@@ -157,27 +157,28 @@ std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o) {
 
 namespace {
 
-/// The ragged check (paged false: 5 sequences with no queries, no keys, one row, more queries than
-/// keys and the reverse) or the paged one (4 sequences in shuffled pages of 16 keys, their
+/// The ragged check (page 0: 5 sequences with no queries, no keys, one row, more queries than
+/// keys and the reverse) or the paged one (4 sequences in shuffled pages of `page` keys, their
 /// queries each sequence's last 1, 3, 40 and 16 tokens): the
 /// packed launch through launch_cuda_sequences against run_reference on dense copies of each
 /// sequence, with its index as `b` and (paged) its queries at their positions. Returns the worst
 /// |error| of Out (-1 when it could not run; `line` says why).
 double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& k,
-                       const CudaLaunchInfo& ref_info, bool paged, std::mt19937& rng, Line& line) {
-  const std::string what = paged ? "paged" : "ragged";
+                       const CudaLaunchInfo& ref_info, int64_t page, std::mt19937& rng, Line& line) {
+  const bool paged = page > 0;
+  const std::string what = paged ? "paged (pages of " + std::to_string(page) + ")" : "ragged";
   try {
     const std::vector<int64_t> q_lens =
         paged ? std::vector<int64_t>{1, 3, 40, 16} : std::vector<int64_t>{1, 0, 77, 200, 3};
     const std::vector<int64_t> k_lens =
         paged ? std::vector<int64_t>{70, 3, 300, 16} : std::vector<int64_t>{1, 5, 133, 64, 0};
-    const int64_t hq = 4, hkv = 2, d = k.info.head_dim, dv = k.info.value_dim, page = 16;
+    const int64_t hq = 4, hkv = 2, d = k.info.head_dim, dv = k.info.value_dim;
     std::vector<int64_t> cu_q = {0}, cu_k = {0};
     for (size_t i = 0; i < q_lens.size(); ++i)
       cu_q.push_back(cu_q.back() + q_lens[i]), cu_k.push_back(cu_k.back() + k_lens[i]);
     const int64_t tq = cu_q.back(), tk = cu_k.back();
     const HostTensor q = random_tensor(k.info.dtype, {tq, hq, d}, rng);
-    // The keys packed [Tk, Hkv, C]; paged, sequence s's page j holds its keys 16 j.. in the cache.
+    // The keys packed [Tk, Hkv, C]; paged, sequence s's page j holds its keys page * j.. in the cache.
     const HostTensor kt = random_tensor(k.info.dtype, {tk, hkv, d}, rng);
     const HostTensor v = random_tensor(k.info.dtype, {tk, hkv, dv}, rng);
     const std::vector<HostTensor> buffers = make_buffers(k.args, hq, 300, rng);
@@ -423,8 +424,10 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   // the loader's kernels run them, against the reference on dense copies of each sequence.
   double ragged_worst = -1, paged_worst = -1;
   if (o.ragged) {
-    ragged_worst = check_sequences(device, *module, k, ref_info, false, rng, line);
-    paged_worst = check_sequences(device, *module, k, ref_info, true, rng, line);
+    ragged_worst = check_sequences(device, *module, k, ref_info, 0, rng, line);
+    // Pages of 16 keys (a key tile across pages: a lookup per row) and of 128 (a tile within a page).
+    paged_worst = std::max(check_sequences(device, *module, k, ref_info, 16, rng, line),
+                           check_sequences(device, *module, k, ref_info, 128, rng, line));
   }
 
   // The deliberate out-of-range launch: every buffer of extent 1, so any read past the first head,
@@ -472,7 +475,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     out << "; bwd none";
   if (o.decode) out << "; decode " << decode_shapes << " shapes max|err| " << decode_worst;
   if (ragged_worst >= 0) out << "; ragged 5 sequences max|err| " << ragged_worst;
-  if (paged_worst >= 0) out << "; paged 4 sequences max|err| " << paged_worst;
+  if (paged_worst >= 0) out << "; paged 4 sequences (pages of 16 and 128) max|err| " << paged_worst;
   if (!line.oor.empty()) out << "; " << line.oor;
   for (const std::string& f : line.fails) out << " | " << f;
   if (line.failures > static_cast<int>(line.fails.size()))

@@ -100,7 +100,7 @@ struct CtaStream {
   __device__ __forceinline__ void refill(const attn_cuda_params& p, int s, int tid) {
     if (fetch < tiles.kv_tiles) {
       const int n = min(BN, p.kv_len - fetch * BN), k0 = fetch * BN;
-      if (p.page_table) {  // a paged cache: each row through the page table
+      if (p.page_table && p.page_size % BN != 0) {  // a tile across pages: each row through the table
         const attn_elem *k = gK, *v = gV;
         load_rows_async<BN, D, SLABS>(
             sK + s * BN * D, [&](int r) { return key_row(p, k, k0 + r, p.k_stride[2], p.k_page_stride); }, 0,
@@ -108,9 +108,11 @@ struct CtaStream {
         load_rows_async<BN, DV, SLABS>(
             sV + s * BN * DV, [&](int r) { return key_row(p, v, k0 + r, p.v_stride[2], p.v_page_stride); }, 0,
             n, tid);
-      } else {
-        load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + k0 * p.k_stride[2], p.k_stride[2], n, tid);
-        load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + k0 * p.v_stride[2], p.v_stride[2], n, tid);
+      } else {  // dense, or a tile within one page (one lookup): rows k_stride[2] apart from its first
+        load_tile_async<BN, D, SLABS>(sK + s * BN * D, key_row(p, gK, k0, p.k_stride[2], p.k_page_stride),
+                                      p.k_stride[2], n, tid);
+        load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, key_row(p, gV, k0, p.v_stride[2], p.v_page_stride),
+                                       p.v_stride[2], n, tid);
       }
       fetch = tiles.next(p, fetch, BN);
     }

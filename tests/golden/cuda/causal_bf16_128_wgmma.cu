@@ -76,7 +76,7 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 
-// [fixed text: cuda device library attn_tc_common.cuh, 272 lines]
+// [fixed text: cuda device library attn_tc_common.cuh, 274 lines]
 
 // [fixed text: cuda device library attn_wgmma_layout.cuh, 37 lines]
 
