@@ -141,11 +141,11 @@ KernelInputs make_ragged_inputs(const KernelIR& ir, std::mt19937& rng) {
   return in;
 }
 
-/// A paged KV cache for `ir`: 4 sequences in shuffled pages of 16 keys (a page shared by two
+/// A paged KV cache for `ir`: 4 sequences in shuffled pages of `page` keys (a page shared by two
 /// sequences: a common prefix), their queries their last 1, 3, 40 and 16 tokens.
-KernelInputs make_paged_inputs(const KernelIR& ir, std::mt19937& rng) {
+KernelInputs make_paged_inputs(const KernelIR& ir, std::mt19937& rng, int64_t page) {
   const std::vector<int64_t> q_lens = {1, 3, 40, 16}, k_lens = {70, 3, 300, 16};
-  const int64_t page = 16, max_pages = 19, pages = 40;
+  const int64_t max_pages = (300 + page - 1) / page, pages = 2 * max_pages + 2;
   KernelInputs in = make_inputs(ir, 300, 300, rng);
   const int64_t hq = in.q.shape[1], hkv = in.k.shape[1], d = in.q.shape[3], dv = in.v.shape[3];
   int64_t tq = 0;
@@ -229,7 +229,13 @@ BOOST_AUTO_TEST_CASE(paged_caches_match_the_reference) {
     BOOST_TEST_MESSAGE("skipped: " << why);
     return;
   }
-  check_packed_layout("paged", make_paged_inputs, 78);
+  // Pages of 16 keys (a key tile across pages: a lookup per row) and of 128 (one per tile).
+  check_packed_layout(
+      "paged (pages of 16)",
+      [](const KernelIR& ir, std::mt19937& rng) { return make_paged_inputs(ir, rng, 16); }, 78);
+  check_packed_layout(
+      "paged (pages of 128)",
+      [](const KernelIR& ir, std::mt19937& rng) { return make_paged_inputs(ir, rng, 128); }, 79);
 }
 
 BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
