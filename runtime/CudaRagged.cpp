@@ -17,8 +17,8 @@ std::string check_sequence_boundaries(const std::vector<int64_t>& cu, const char
   return {};
 }
 
-std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
-                           int64_t tk, std::vector<CudaSequence>& out) {
+std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k,
+                                int64_t tq, int64_t tk, std::vector<CudaSequence>& out) {
   if (std::string why = check_sequence_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
   if (std::string why = check_sequence_boundaries(cu_k, "cu_seqlens_k", tk); !why.empty()) return why;
   if (cu_q.size() != cu_k.size())
@@ -31,7 +31,7 @@ std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vec
 }
 
 std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayout& layout, int64_t tq,
-                                 std::vector<CudaSequence>& out) {
+                               std::vector<CudaSequence>& out) {
   if (std::string why = check_sequence_boundaries(cu_q, "cu_seqlens_q", tq); !why.empty()) return why;
   const size_t n = cu_q.size() - 1;
   if (layout.page_size < 1) return "the cache's pages hold no keys (page_size 0)";

@@ -45,15 +45,15 @@ std::string check_sequence_boundaries(const std::vector<int64_t>& cu, const char
 /// The sequences of a ragged batch whose boundaries `cu_q` and `cu_k` hold over `tq` query and `tk`
 /// key rows, into `out`. "" when they do, else the message (check_sequence_boundaries', or entry counts
 /// that differ).
-std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k, int64_t tq,
-                           int64_t tk, std::vector<CudaSequence>& out);
+std::string check_ragged_layout(const std::vector<int64_t>& cu_q, const std::vector<int64_t>& cu_k,
+                                int64_t tq, int64_t tk, std::vector<CudaSequence>& out);
 
 /// The sequences of a paged cache whose queries' boundaries `cu_q` hold over `tq` rows, into
 /// `out`: each sequence's key count is at most what its pages hold, its queries at most its keys,
 /// and every page it uses is in the cache. "" when they hold, else the message (naming the
 /// sequence and entry).
 std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayout& layout, int64_t tq,
-                                 std::vector<CudaSequence>& out);
+                               std::vector<CudaSequence>& out);
 
 /// The parameter block of sequence `index`, `s`, of a ragged launch. `packed` points at the packed
 /// tensors' first rows, with strides {0, head stride, token stride} (an lse [Tq, Hq] likewise) and

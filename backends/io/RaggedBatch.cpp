@@ -44,10 +44,12 @@ std::vector<Sequence> paged_sequences(const KernelInputs& in) {
   // The rules every target's paged call follows (runtime/CudaRagged.h), on host copies.
   PagedLayout layout;
   layout.max_pages = in.page_table.shape[1], layout.pages = pages, layout.page_size = page_size;
-  for (int64_t i = 0; i < in.page_table.numel(); ++i) layout.table.push_back(static_cast<int32_t>(in.page_table.get(i)));
+  for (int64_t i = 0; i < in.page_table.numel(); ++i)
+    layout.table.push_back(static_cast<int32_t>(in.page_table.get(i)));
   for (int64_t b = 0; b < n; ++b) layout.kv_lens.push_back(static_cast<int32_t>(in.kv_lens.get(b)));
   std::vector<CudaSequence> checked;
-  if (std::string why = check_paged_layout(q, layout, in.q.shape[0], checked); !why.empty()) throw InputError(why);
+  if (std::string why = check_paged_layout(q, layout, in.q.shape[0], checked); !why.empty())
+    throw InputError(why);
   std::vector<Sequence> out(static_cast<size_t>(n));
   for (int64_t b = 0; b < n; ++b) {
     const CudaSequence& c = checked[size_t(b)];

@@ -710,7 +710,8 @@ BOOST_AUTO_TEST_CASE(reduction_masks_carry_a_run_time_plan) {
 // the kernel's `b` is the sequence's index, the tensors are addressed from the sequence's rows.
 BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   std::vector<CudaSequence> seqs;
-  BOOST_TEST(check_sequence_boundaries({}, "cu_seqlens_q", 0).find("at least one entry") != std::string::npos);
+  BOOST_TEST(check_sequence_boundaries({}, "cu_seqlens_q", 0).find("at least one entry") !=
+             std::string::npos);
   BOOST_TEST(check_sequence_boundaries({1, 3}, "cu_seqlens_q", 3).find("starts at 1, not 0") !=
              std::string::npos);
   BOOST_TEST(check_sequence_boundaries({0, 3, 2}, "cu_seqlens_k", 2).find("decreases at entry 2") !=
@@ -787,9 +788,8 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   BOOST_TEST((seqs[1].q_row == 1 && seqs[1].q_len == 3 && seqs[1].k_len == 150 && seqs[1].q_first == 147));
   PagedLayout bad = layout;
   bad.kv_lens = {16, 161};
-  BOOST_TEST(
-      check_paged_layout({0, 1, 4}, bad, 4, seqs).find("161 keys, but its 10 pages of 16 hold 160") !=
-      std::string::npos);
+  BOOST_TEST(check_paged_layout({0, 1, 4}, bad, 4, seqs).find("161 keys, but its 10 pages of 16 hold 160") !=
+             std::string::npos);
   bad = layout, bad.kv_lens = {0, 150};
   BOOST_TEST(check_paged_layout({0, 1, 4}, bad, 4, seqs).find("sequence 0 has 1 queries but 0 keys") !=
              std::string::npos);

@@ -178,7 +178,8 @@ namespace {
 
 /// Every test kernel (bf16 and f32) on the packed inputs `make` draws (`what`: "ragged", "paged")
 /// against the reference: Out and the LSE.
-void check_packed_layout(const char* what, KernelInputs (*make)(const KernelIR&, std::mt19937&), unsigned seed) {
+void check_packed_layout(const char* what, KernelInputs (*make)(const KernelIR&, std::mt19937&),
+                         unsigned seed) {
   std::vector<std::string> errors;
   std::mt19937 rng(seed);
   for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f32"})) {
