@@ -13,17 +13,6 @@ namespace attn {
 
 namespace {
 
-/// Element strides of `t` (compact row-major when it has none).
-std::vector<long long> strides_of(const DLTensor* t) {
-  std::vector<long long> s(size_t(t->ndim));
-  long long acc = 1;
-  for (int d = t->ndim - 1; d >= 0; --d) {
-    s[size_t(d)] = t->strides ? t->strides[d] : acc;
-    acc *= t->shape[d];
-  }
-  return s;
-}
-
 uint64_t address_of(const DLTensor* t) { return reinterpret_cast<uint64_t>(t->data) + t->byte_offset; }
 
 /// Checks `t` (on device `ordinal`, `ndim`-D, a contiguous last dimension, 16-byte aligned rows
@@ -35,7 +24,7 @@ void take(const DLTensor* t, const std::string& name, int ndim, int ordinal, boo
   if (t->ndim != ndim)
     throw std::invalid_argument(name + " has " + std::to_string(t->ndim) + " dimensions, expected " +
                                 std::to_string(ndim));
-  const std::vector<long long> st = strides_of(t);
+  const std::vector<long long> st = dl_strides(t);
   if (ndim > ATTN_CUDA_MAX_RANK)
     throw std::invalid_argument(name + " has more than " + std::to_string(ATTN_CUDA_MAX_RANK) +
                                 " dimensions");

@@ -108,7 +108,7 @@ class CudaModuleAdapter : public CudaKernelModule {
       // synchronization: take_error(), attnc.check_errors(), or the wait above.
       word_->note_extents(extents_of(a));
       p.error = word_->device_ptr();
-      for_each_cuda_launch(p, sequences, elem_bytes(), max_pages, [&](attn_cuda_params& one) {
+      for_each_cuda_launch(p, sequences, scalar_type_size(info_.dtype), max_pages, [&](attn_cuda_params& one) {
         std::vector<int> rows, runs;
         if (!info_.tile_plan.empty() &&
             plan_tile_runs(info_, one.q_len, one.kv_len, scalars, named, rows, runs)) {
@@ -140,9 +140,6 @@ class CudaModuleAdapter : public CudaKernelModule {
       out.emplace_back(a->buffers[i]->shape, a->buffers[i]->shape + a->buffers[i]->ndim);
     return out;
   }
-
-  /// Bytes of a Q/K/V/Out element.
-  size_t elem_bytes() const { return info_.dtype == ScalarType::F32 ? 4 : 2; }
 
   /// Host copies of the call's buffers (dense), named for the tile planner; `copy` fills each.
   template <class Copy>

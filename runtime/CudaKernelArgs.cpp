@@ -18,18 +18,6 @@ bool dtype_is(const DLTensor* t, ScalarType s) {
 
 }  // namespace
 
-std::vector<long long> dl_strides(const DLTensor* t) {
-  std::vector<long long> s(static_cast<size_t>(t->ndim));
-  long long acc = 1;
-  for (int d = t->ndim - 1; d >= 0; --d) {
-    s[d] = t->strides ? t->strides[d] : acc;
-    acc *= t->shape[d];
-  }
-  return s;
-}
-
-const void* dl_data(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
-
 bool cuda_call_is_paged(const attn_kernel_args* a) {
   return a->abi_version >= 6 && (a->page_table || a->kv_lens);
 }

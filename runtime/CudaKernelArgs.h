@@ -14,15 +14,12 @@
 #include "attn/kernel_abi.h"
 #include "runtime/CudaLaunch.h"
 #include "runtime/CudaRagged.h"
+#include "runtime/KernelCallArgs.h"
 
 namespace attn {
 
 /// Copies `bytes` of GPU memory at `src` to the host at `dst` (on the caller's device or stream).
 using CudaDownload = std::function<void(void* dst, const void* src, size_t bytes)>;
-
-/// Element strides of a DLPack tensor (compact row-major when `strides` is null), and its data.
-std::vector<long long> dl_strides(const DLTensor* t);
-const void* dl_data(const DLTensor* t);
 
 /// Whether `a` is a paged cache (page_table, kv_lens), or a ragged batch (cu_seqlens) or paged cache.
 bool cuda_call_is_paged(const attn_kernel_args* a);

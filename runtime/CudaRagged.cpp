@@ -106,8 +106,7 @@ void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const C
                            const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
                            int64_t table_stride, const std::vector<double>& scalars,
                            const std::vector<CudaTensorArg>& buffers, CudaSplitWorkspace& split) {
-  const size_t elem_bytes = info.dtype == ScalarType::F32 ? 4 : 2;
-  for_each_cuda_launch(p, sequences, elem_bytes, table_stride, [&](attn_cuda_params& one) {
+  for_each_cuda_launch(p, sequences, scalar_type_size(info.dtype), table_stride, [&](attn_cuda_params& one) {
     CudaBuffer rows, runs;
     if (!info.tile_plan.empty() &&
         upload_tile_plan(device, info, one.q_len, one.kv_len, scalars, buffers, rows, runs)) {

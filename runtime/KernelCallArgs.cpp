@@ -75,6 +75,18 @@ KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, cons
   args_.error_size = sizeof error_;
 }
 
+std::vector<long long> dl_strides(const DLTensor* t) {
+  std::vector<long long> s(static_cast<size_t>(t->ndim));
+  long long acc = 1;
+  for (int d = t->ndim - 1; d >= 0; --d) {
+    s[static_cast<size_t>(d)] = t->strides ? t->strides[d] : acc;
+    acc *= t->shape[d];
+  }
+  return s;
+}
+
+const void* dl_data(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
+
 DLTensor host_view(const HostTensor& t) {
   DLTensor d{};
   d.data = const_cast<uint8_t*>(t.bytes.data());

@@ -22,6 +22,11 @@ ScalarType dl_scalar_type(DLDataType t);
 /// A dense row-major DLPack view of `t` in host memory (no strides; `t` must outlive the view).
 DLTensor host_view(const HostTensor& t);
 
+/// Element strides of a DLPack tensor (compact row-major when `strides` is null), and the address
+/// of its first element.
+std::vector<long long> dl_strides(const DLTensor* t);
+const void* dl_data(const DLTensor* t);
+
 /// The tensors and scalars of one call, in the ABI's order. Pointers must outlive the call.
 struct KernelCallTensors {
   const HostTensor* q = nullptr;
