@@ -65,6 +65,23 @@ class LoadedKernel {
   virtual int call(const attn_kernel_args& args, void* stream = nullptr) const = 0;
   /// The loader's kernel behind it (cache key, raw entry); null when nothing was loaded.
   virtual const Kernel* loaded() const { return nullptr; }
+  /// Plans the calls laid out as `args` (a ragged batch's or paged cache's layout and the tensors'
+  /// shapes) once, into `plan`, for call_planned: on cuda each sequence's launch, the page table
+  /// uploaded and the split-KV workspace allocated (CudaKernelModule::plan), so that a planned
+  /// call allocates, copies and waits for nothing and a CUDA graph can capture it. `plan` stays
+  /// null where the target plans each call on the host itself (cpu, reference, vulkan). 0, or an
+  /// error in args.error.
+  virtual int plan(const attn_kernel_args& args, std::shared_ptr<const void>& plan) const {
+    (void)args;
+    plan = nullptr;
+    return 0;
+  }
+  /// Runs the forward as call() does, with `plan` from this kernel's plan() for a call laid out
+  /// the same way (null: call()).
+  virtual int call_planned(const void* plan, const attn_kernel_args& args, void* stream = nullptr) const {
+    (void)plan;
+    return call(args, stream);
+  }
 };
 
 /// How to load a kernel: the head dims a device module is built for (0: the kernel's, else the

@@ -10,8 +10,8 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaErrorWord.h"
 #include "runtime/CudaKernelArgs.h"
+#include "runtime/CudaLaunchPlan.h"
 #include "runtime/CudaLauncher.h"
-#include "runtime/CudaRagged.h"
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
 
@@ -37,40 +37,11 @@ class CudaModuleAdapter : public CudaKernelModule {
         word_(CudaErrorWord::make(device_, info_.buffer_names)) {}
 
   int invoke(const attn_kernel_args* a) const override {
-    attn_cuda_params p;
-    if (std::string why = fill_cuda_params(info_, a, p); !why.empty()) return fail(a, why);
-    std::lock_guard<std::mutex> lock(mutex_);  // one split workspace per module
+    // The legacy default stream, then one wait: the plan's memory goes with the scratch.
+    if (int rc = launch_on(a, nullptr); rc != 0) return rc;
     try {
-      auto download = [&](void* dst, const void* src, size_t bytes) {
-        device_->download(dst, CudaBuffer::borrow(reinterpret_cast<uint64_t>(src), bytes), bytes);
-      };
-      std::vector<CudaSequence> sequences;
-      std::vector<int32_t> table;
-      int64_t max_pages = 0;
-      if (std::string why = read_cuda_layout(a, sequences, table, max_pages, download); !why.empty())
-        return fail(a, why);
-      CudaBuffer table_memory;  // a paged cache's table, checked on the host, for the kernels
-      if (!table.empty()) {
-        table_memory = device_->alloc(table.size() * sizeof(int32_t));
-        device_->upload(table_memory, table.data(), table.size() * sizeof(int32_t));
-        p.page_table = reinterpret_cast<const int*>(table_memory.ptr());
-      }
-      // Masks that read buffers: plan the tiles from host copies of the buffers.
-      std::vector<HostTensor> host;
-      std::vector<CudaTensorArg> named;
-      if (!info_.tile_plan.empty())
-        host_buffers(a, host, named, [&](HostTensor& h, const DLTensor* t) {
-          download(h.bytes.data(), dl_data(t), h.bytes.size());
-        });
-      const std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
-      // The module's word, zeroed once (not per launch); read below, after the wait.
-      word_->note_extents(extents_of(a));
-      p.error = word_->device_ptr();
-      launch_cuda_sequences(*device_, *module_, info_, p, sequences, max_pages, scalars, named, split_);
-      if (std::string error = word_->take(); !error.empty()) return fail(a, error);
+      if (std::string error = word_->synchronize_and_take(); !error.empty()) return fail(a, error);
     } catch (const CudaError& e) {
-      return fail(a, e.what());
-    } catch (const std::invalid_argument& e) {  // a buffer the tile plan cannot read
       return fail(a, e.what());
     }
     return 0;
@@ -80,51 +51,57 @@ class CudaModuleAdapter : public CudaKernelModule {
     attn_cuda_params p;
     if (std::string why = fill_cuda_params(info_, a, p); !why.empty()) return fail(a, why);
     try {
-      // Nothing shared between launches but the error word: every launch's scratch is its own,
-      // in stream order.
+      // Nothing shared between launches but the error word: every call's plan is placed in
+      // scratch of its own, in stream order.
       CudaStreamScratch scratch(*device_, stream);
-      auto download = [&](void* dst, const void* src, size_t bytes) {
-        scratch.download(dst, reinterpret_cast<uint64_t>(src), bytes);
-      };
-      std::vector<CudaSequence> sequences;
-      std::vector<int32_t> table;
-      int64_t max_pages = 0;
-      if (std::string why = read_cuda_layout(a, sequences, table, max_pages, download); !why.empty())
-        return fail(a, why);
-      if (!table.empty())  // a paged cache's table, checked on the host, for the kernels
-        p.page_table =
-            reinterpret_cast<const int*>(scratch.upload(table.data(), table.size() * sizeof(int32_t)));
-      std::vector<HostTensor> host;
-      std::vector<CudaTensorArg> named;
-      if (!info_.tile_plan.empty()) {
-        host_buffers(a, host, named, [&](HostTensor& h, const DLTensor* t) {
-          download(h.bytes.data(), dl_data(t), h.bytes.size());
-        });
-        // That download waited for the stream: an earlier launch's error is known now.
-        if (std::string error = word_->take(); !error.empty()) return fail(a, "an earlier launch: " + error);
-      }
-      const std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
-      // The module's word (zeroed once, never per launch: no memset, no wait); read at the next
-      // synchronization: take_error(), attnc.check_errors(), or the wait above.
-      word_->note_extents(extents_of(a));
-      p.error = word_->device_ptr();
-      for_each_cuda_launch(p, sequences, scalar_type_size(info_.dtype), max_pages, [&](attn_cuda_params& one) {
-        std::vector<int> rows, runs;
-        if (!info_.tile_plan.empty() &&
-            plan_tile_runs(info_, one.q_len, one.kv_len, scalars, named, rows, runs)) {
-          one.tile_rows =
-              reinterpret_cast<const int*>(scratch.upload(rows.data(), rows.size() * sizeof(int)));
-          one.tile_runs =
-              reinterpret_cast<const int*>(scratch.upload(runs.data(), runs.size() * sizeof(int)));
-        }
-        const CudaGrid g = plan_launch_grid(info_, device_->sm_count(), one);
-        attach_split_scratch(scratch, one, g, info_.value_dim);
-        device_->launch(*module_, info_.entry, g.grid, static_cast<unsigned>(info_.threads),
-                        static_cast<unsigned>(info_.smem_bytes), &one, sizeof one, stream);
-      });
+      std::string why;
+      const CudaLaunchPlan plan = plan_call(
+          a, p,
+          [&](void* dst, const void* src, size_t bytes) {
+            scratch.download(dst, reinterpret_cast<uint64_t>(src), bytes);
+          },
+          why);
+      if (!why.empty()) return fail(a, why);
+      launch_cuda_plan(*device_, *module_, info_, p, plan, place_cuda_plan(scratch, plan), stream);
     } catch (const CudaError& e) {
       return fail(a, e.what());
     } catch (const std::invalid_argument& e) {  // a buffer the tile plan cannot read
+      return fail(a, e.what());
+    }
+    return 0;
+  }
+
+  std::shared_ptr<const CudaCallPlan> plan(const attn_kernel_args* a) const override {
+    attn_cuda_params p;
+    if (std::string why = fill_cuda_params(info_, a, p); !why.empty()) return fail(a, why), nullptr;
+    try {
+      std::string why;
+      CudaLaunchPlan plan = plan_call(
+          a, p,
+          [&](void* dst, const void* src, size_t bytes) {
+            device_->download(dst, CudaBuffer::borrow(reinterpret_cast<uint64_t>(src), bytes), bytes);
+          },
+          why);
+      if (!why.empty()) return fail(a, why), nullptr;
+      return std::make_shared<const CudaCallPlan>(this, CudaPlacedPlan(*device_, std::move(plan)));
+    } catch (const CudaError& e) {
+      return fail(a, e.what()), nullptr;
+    } catch (const std::invalid_argument& e) {
+      return fail(a, e.what()), nullptr;
+    }
+  }
+
+  int launch_planned(const CudaCallPlan& planned, const attn_kernel_args* a, void* stream) const override {
+    if (planned.module != this) return fail(a, "the plan was made by another kernel's plan()");
+    attn_cuda_params p;
+    if (std::string why = fill_cuda_params(info_, a, p); !why.empty()) return fail(a, why);
+    const CudaLaunchPlan& plan = planned.placed.plan();
+    if (std::string why = check_planned_call(plan, p); !why.empty()) return fail(a, why);
+    try {
+      word_->note_extents(extents_of(a));
+      p.error = word_->device_ptr();
+      launch_cuda_plan(*device_, *module_, info_, p, plan, planned.placed.memory(), stream);
+    } catch (const CudaError& e) {
       return fail(a, e.what());
     }
     return 0;
@@ -139,6 +116,34 @@ class CudaModuleAdapter : public CudaKernelModule {
     for (int i = 0; i < a->num_buffers; ++i)
       out.emplace_back(a->buffers[i]->shape, a->buffers[i]->shape + a->buffers[i]->ndim);
     return out;
+  }
+
+  /// The launches of the call `a` (parameter block `p`, whose error word this sets): its layout
+  /// and the buffers of a mask that plans its tiles from them read through `download`, then
+  /// planned. "" in `why`, or the message.
+  CudaLaunchPlan plan_call(const attn_kernel_args* a, attn_cuda_params& p, const CudaDownload& download,
+                           std::string& why) const {
+    std::vector<CudaSequence> sequences;
+    std::vector<int32_t> table;
+    int64_t max_pages = 0;
+    if ((why = read_cuda_layout(a, sequences, table, max_pages, download)), !why.empty()) return {};
+    std::vector<HostTensor> host;
+    std::vector<CudaTensorArg> named;
+    if (!info_.tile_plan.empty()) {
+      host_buffers(a, host, named, [&](HostTensor& h, const DLTensor* t) {
+        download(h.bytes.data(), dl_data(t), h.bytes.size());
+      });
+      // That download waited for the device: an earlier launch's error is known now.
+      if (std::string error = word_->take(); !error.empty())
+        return why = "an earlier launch: " + error, CudaLaunchPlan{};
+    }
+    const std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
+    // The module's word (zeroed once, never per launch: no memset, no wait); read at the next
+    // synchronization: take_error(), attnc.check_errors(), or the wait above.
+    word_->note_extents(extents_of(a));
+    p.error = word_->device_ptr();
+    return plan_cuda_launches(info_, device_->sm_count(), p, sequences, std::move(table), max_pages, scalars,
+                              named);
   }
 
   /// Host copies of the call's buffers (dense), named for the tile planner; `copy` fills each.
@@ -158,9 +163,7 @@ class CudaModuleAdapter : public CudaKernelModule {
   std::shared_ptr<CudaDevice> device_;
   std::shared_ptr<CudaModule> module_;
   CudaLaunchInfo info_;
-  std::shared_ptr<CudaErrorWord> word_;  // the module's error word, shared by invoke and launch_on
-  mutable CudaSplitWorkspace split_;     // split-KV partial rows and counters, grown on demand (under mutex_)
-  mutable std::mutex mutex_;
+  std::shared_ptr<CudaErrorWord> word_;  // the module's error word, shared by every launch
 };
 
 class CudaCompiler : public Compiler {

@@ -59,6 +59,16 @@ struct DriverApi {
   CUresult (*cuStreamSynchronize)(Handle) = nullptr;
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, Handle) = nullptr;
   bool stream_ordered = false;
+  // Streams and graphs (CudaGraph): resolved apart, needed only to capture work.
+  CUresult (*cuStreamCreate)(Handle*, unsigned) = nullptr;
+  CUresult (*cuStreamDestroy)(Handle) = nullptr;
+  CUresult (*cuStreamBeginCapture)(Handle, int) = nullptr;
+  CUresult (*cuStreamEndCapture)(Handle, Handle*) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(Handle*, Handle, unsigned long long) = nullptr;
+  CUresult (*cuGraphLaunch)(Handle, Handle) = nullptr;
+  CUresult (*cuGraphExecDestroy)(Handle) = nullptr;
+  CUresult (*cuGraphDestroy)(Handle) = nullptr;
+  bool graphs = false;
 };
 
 template <class F>
@@ -112,6 +122,15 @@ const DriverApi& api() {
                        resolve(a.handle, "cuMemcpyDtoHAsync_v2", a.cuMemcpyDtoHAsync) &&
                        resolve(a.handle, "cuStreamSynchronize", a.cuStreamSynchronize) &&
                        resolve(a.handle, "cuMemcpyDtoDAsync_v2", a.cuMemcpyDtoDAsync);
+    a.graphs = resolve(a.handle, "cuStreamSynchronize", a.cuStreamSynchronize) &&
+               resolve(a.handle, "cuStreamCreate", a.cuStreamCreate) &&
+               resolve(a.handle, "cuStreamDestroy_v2", a.cuStreamDestroy) &&
+               resolve(a.handle, "cuStreamBeginCapture_v2", a.cuStreamBeginCapture) &&
+               resolve(a.handle, "cuStreamEndCapture", a.cuStreamEndCapture) &&
+               resolve(a.handle, "cuGraphInstantiateWithFlags", a.cuGraphInstantiateWithFlags) &&
+               resolve(a.handle, "cuGraphLaunch", a.cuGraphLaunch) &&
+               resolve(a.handle, "cuGraphExecDestroy", a.cuGraphExecDestroy) &&
+               resolve(a.handle, "cuGraphDestroy", a.cuGraphDestroy);
     a.init_status = a.cuInit(0);
     if (a.init_status == kNoDevice)
       a.error = "no CUDA device: the driver found no GPU";
@@ -295,6 +314,45 @@ void CudaStreamScratch::download(void* dst, uint64_t src, size_t bytes) {
   if (!bytes) return;
   check(api().cuMemcpyDtoHAsync(dst, src, bytes, stream_), "cuMemcpyDtoHAsync");
   check(api().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+CudaGraph::CudaGraph(CudaDevice& device, const std::function<void(void* stream)>& enqueue) : device_(device) {
+  if (!require().graphs) throw CudaError("the CUDA driver lacks CUDA graphs (driver 11.4 or later)");
+  device_.make_current();
+  constexpr unsigned kNonBlocking = 1;  // CU_STREAM_NON_BLOCKING
+  constexpr int kCaptureGlobal = 0;     // CU_STREAM_CAPTURE_MODE_GLOBAL
+  check(api().cuStreamCreate(&stream_, kNonBlocking), "cuStreamCreate");
+  try {
+    check(api().cuStreamBeginCapture(stream_, kCaptureGlobal), "cuStreamBeginCapture");
+    try {
+      enqueue(stream_);
+    } catch (...) {
+      void* partial = nullptr;
+      api().cuStreamEndCapture(stream_, &partial);  // leave the stream usable, then report
+      if (partial) api().cuGraphDestroy(partial);
+      throw;
+    }
+    check(api().cuStreamEndCapture(stream_, &graph_), "the captured work (cuStreamEndCapture)");
+    check(api().cuGraphInstantiateWithFlags(&exec_, graph_, 0), "cuGraphInstantiateWithFlags");
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+CudaGraph::~CudaGraph() { release(); }
+
+void CudaGraph::release() {
+  if (exec_) api().cuGraphExecDestroy(exec_);
+  if (graph_) api().cuGraphDestroy(graph_);
+  if (stream_) api().cuStreamDestroy(stream_);
+  exec_ = graph_ = stream_ = nullptr;
+}
+
+void CudaGraph::replay() {
+  device_.make_current();
+  check(api().cuGraphLaunch(exec_, stream_), "cuGraphLaunch");
+  check(api().cuStreamSynchronize(stream_), "the graph's work (cuStreamSynchronize)");
 }
 
 CudaModule::~CudaModule() {

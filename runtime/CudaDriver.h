@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -84,6 +85,7 @@ class CudaDevice {
  private:
   CudaDevice() = default;
   friend class CudaStreamScratch;
+  friend class CudaGraph;
   void make_current() const;
   void record_start();
   float record_stop();
@@ -119,6 +121,28 @@ class CudaStreamScratch {
   CudaDevice& device_;
   void* stream_;
   std::vector<uint64_t> owned_;
+};
+
+/// Work captured once into a CUDA graph on a stream of its own, then replayed (what a server does
+/// with its decoding steps). The capture is in global mode: a call that allocates, copies from
+/// pageable memory or waits while it runs fails the capture, and the constructor throws
+/// CudaError naming it.
+class CudaGraph {
+ public:
+  /// Captures what `enqueue` puts on the stream it is given.
+  CudaGraph(CudaDevice& device, const std::function<void(void* stream)>& enqueue);
+  ~CudaGraph();
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+  /// Launches the graph on its stream and waits for it.
+  void replay();
+
+ private:
+  void release();
+  CudaDevice& device_;
+  void* stream_ = nullptr;
+  void* graph_ = nullptr;
+  void* exec_ = nullptr;
 };
 
 /// A loaded module; functions are looked up by name.

@@ -48,13 +48,6 @@ bool set_grid_fields(attn_cuda_params& p, const CudaGrid& g) {
 
 }  // namespace
 
-void attach_split_scratch(CudaStreamScratch& scratch, attn_cuda_params& p, const CudaGrid& g,
-                          int64_t value_dim) {
-  if (!set_grid_fields(p, g)) return;
-  p.partial = reinterpret_cast<float*>(scratch.alloc(cuda_split_partial_bytes(p, g, value_dim)));
-  p.split_done = reinterpret_cast<int*>(scratch.alloc(cuda_split_done_bytes(g), true));
-}
-
 void CudaSplitWorkspace::attach(CudaDevice& device, attn_cuda_params& p, const CudaGrid& g,
                                 int64_t value_dim) {
   if (!set_grid_fields(p, g)) return;

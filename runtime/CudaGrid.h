@@ -37,11 +37,6 @@ CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch,
 size_t cuda_split_partial_bytes(const attn_cuda_params& p, const CudaGrid& g, int64_t value_dim);
 size_t cuda_split_done_bytes(const CudaGrid& g);
 
-/// As CudaSplitWorkspace::attach for a launch on `scratch`'s stream: the workspace is the
-/// call's own, allocated (counters zeroed) and freed in stream order.
-void attach_split_scratch(CudaStreamScratch& scratch, attn_cuda_params& p, const CudaGrid& g,
-                          int64_t value_dim);
-
 /// The device memory a split launch writes: partial rows and per-tile counters. Grown on demand,
 /// reused across launches (the kernel leaves its counters at 0).
 class CudaSplitWorkspace {

@@ -102,23 +102,4 @@ CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_pa
   return g;
 }
 
-void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
-                           const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
-                           int64_t table_stride, const std::vector<double>& scalars,
-                           const std::vector<CudaTensorArg>& buffers, CudaSplitWorkspace& split) {
-  for_each_cuda_launch(p, sequences, scalar_type_size(info.dtype), table_stride, [&](attn_cuda_params& one) {
-    CudaBuffer rows, runs;
-    if (!info.tile_plan.empty() &&
-        upload_tile_plan(device, info, one.q_len, one.kv_len, scalars, buffers, rows, runs)) {
-      one.tile_rows = reinterpret_cast<const int*>(rows.ptr());
-      one.tile_runs = reinterpret_cast<const int*>(runs.ptr());
-    }
-    const CudaGrid g = plan_launch_grid(info, device.sm_count(), one);
-    split.attach(device, one, g, info.value_dim);
-    device.launch(module, info.entry, g.grid, static_cast<unsigned>(info.threads),
-                  static_cast<unsigned>(info.smem_bytes), &one, sizeof one);
-    device.synchronize();  // the plan's memory is freed and the split workspace reused next
-  });
-}
-
 }  // namespace attn

@@ -70,33 +70,4 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
 /// query tile of its first present row, 0 when heads are packed.
 CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_params& p);
 
-/// Runs `launch` on the parameter block of each launch of `p`: itself for a dense batch (no
-/// `sequences`), each non-empty sequence's (cuda_sequence_params; a paged table `table_stride`
-/// entries a row) for a ragged batch or paged cache; nothing where there are no query rows.
-template <class Launch>
-void for_each_cuda_launch(const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
-                          size_t elem_bytes, int64_t table_stride, Launch&& launch) {
-  if (sequences.empty()) {
-    attn_cuda_params one = p;
-    if (one.q_len > 0) launch(one);
-    return;
-  }
-  for (size_t s = 0; s < sequences.size(); ++s) {
-    if (sequences[s].q_len == 0) continue;  // nothing to write
-    attn_cuda_params one =
-        cuda_sequence_params(p, sequences[s], static_cast<int>(s), elem_bytes, table_stride);
-    launch(one);
-  }
-}
-
-/// Launches `info`'s kernel of `module` on `p` (dense, or ragged or paged over `sequences`, a
-/// paged table `table_stride` entries a row) and waits for each launch: its run-time tile plan
-/// from the host copies `buffers` and `scalars`, its grid (plan_launch_grid), its split-KV
-/// workspace `split`. p.error is the caller's. Throws CudaError, or std::invalid_argument for a
-/// buffer the tile plan cannot read.
-void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
-                           const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
-                           int64_t table_stride, const std::vector<double>& scalars,
-                           const std::vector<CudaTensorArg>& buffers, CudaSplitWorkspace& split);
-
 }  // namespace attn

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -14,6 +15,7 @@
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/io/RaggedBatch.h"
 #include "codegen/KernelIR.h"
+#include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
@@ -220,9 +222,24 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
     return reinterpret_cast<void*>(b.ptr());
   };
   KernelCallArgs call(call_tensors(ir, in, outputs), {kDLCUDA, 0}, place);
+  std::shared_ptr<const CudaCallPlan> plan;
+  std::unique_ptr<CudaGraph> graph;
+  const auto* module = dynamic_cast<const CudaKernelModule*>(kernel.module());
+  if (options.graph) {
+    if (!module) throw std::logic_error("the cuda loader gave a module that is not a CudaKernelModule");
+    if (!(plan = module->plan(&call.args()))) throw CudaError(call.error());
+    graph = std::make_unique<CudaGraph>(*device, [&](void* stream) {
+      if (module->launch_planned(*plan, &call.args(), stream) != 0) throw CudaError(call.error());
+    });
+  }
   for (int i = 0; i <= options.timed_repeats; ++i) {
     const auto t = std::chrono::steady_clock::now();
-    if (kernel(call.args()) != 0) throw CudaError(call.error());
+    if (graph) {
+      graph->replay();
+      if (std::string error = module->take_error(); !error.empty()) throw CudaError(error);
+    } else if (kernel(call.args()) != 0) {
+      throw CudaError(call.error());
+    }
     if (i > 0)
       result.times_ms.push_back(static_cast<float>(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count()));

@@ -23,6 +23,9 @@ struct CudaRunOptions {
   /// Hopper's warpgroup kernel (cuda_wgmma_tiles) wherever it applies on this device, the table's
   /// shape elsewhere; no tuned shape is looked up or searched for.
   bool prefer_wgmma = false;
+  /// Plan the call once (CudaKernelModule::plan) and run it from a CUDA graph that captured the
+  /// planned launches (launch_planned), as a server's decoding step does, rather than invoke().
+  bool graph = false;
 };
 
 struct CudaRunResult {

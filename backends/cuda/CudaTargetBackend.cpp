@@ -47,14 +47,27 @@ class CudaLoadedKernel : public LoadedKernel {
   explicit CudaLoadedKernel(Kernel kernel) : kernel_(std::move(kernel)) {}
   int call(const attn_kernel_args& args, void* stream) const override {
     if (!stream) return kernel_(args);
-    const auto* module = dynamic_cast<const CudaKernelModule*>(kernel_.module());
-    if (!module) throw std::logic_error("the cuda loader gave a module that is not a CudaKernelModule");
-    return module->launch_on(&args, stream);
+    return module().launch_on(&args, stream);
   }
 
   const Kernel* loaded() const override { return &kernel_; }
 
+  int plan(const attn_kernel_args& args, std::shared_ptr<const void>& plan) const override {
+    plan = module().plan(&args);
+    return plan ? 0 : 1;
+  }
+
+  int call_planned(const void* plan, const attn_kernel_args& args, void* stream) const override {
+    if (!plan) return call(args, stream);
+    return module().launch_planned(*static_cast<const CudaCallPlan*>(plan), &args, stream);
+  }
+
  private:
+  const CudaKernelModule& module() const {
+    const auto* m = dynamic_cast<const CudaKernelModule*>(kernel_.module());
+    if (!m) throw std::logic_error("the cuda loader gave a module that is not a CudaKernelModule");
+    return *m;
+  }
   Kernel kernel_;
 };
 

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "bench/gpu/KitBackward.h"
+#include "runtime/CudaLaunchPlan.h"
 #include "runtime/CudaRagged.h"
 #include "runtime/Nvrtc.h"
 
@@ -160,9 +161,9 @@ namespace {
 /// The ragged check (page 0: 5 sequences with no queries, no keys, one row, more queries than
 /// keys and the reverse) or the paged one (4 sequences in shuffled pages of `page` keys, their
 /// queries each sequence's last 1, 3, 40 and 16 tokens): the
-/// packed launch through launch_cuda_sequences against run_reference on dense copies of each
-/// sequence, with its index as `b` and (paged) its queries at their positions. Returns the worst
-/// |error| of Out (-1 when it could not run; `line` says why).
+/// packed launch through launch_cuda_sequences (then its plan replayed from a CUDA graph) against
+/// run_reference on dense copies of each sequence, with its index as `b` and (paged) its queries at their
+/// positions. Returns the worst |error| of Out (-1 when it could not run; `line` says why).
 double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& k,
                        const CudaLaunchInfo& ref_info, int64_t page, std::mt19937& rng, Line& line) {
   const bool paged = page > 0;
@@ -255,8 +256,8 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& 
     const HostTensor q1 = sequence_rows(q, 0, 1), k1 = sequence_rows(kt, 0, 1), v1 = sequence_rows(v, 0, 1);
     CudaLaunchRequest req = request_for(k, q1, k1, v1, buffers);
     CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
-    std::vector<CudaBuffer> packed;  // q, k, v, out, lse, page table
-    packed.reserve(6);
+    std::vector<CudaBuffer> packed;  // q, k, v, out, lse
+    packed.reserve(5);
     auto upload = [&](const void* data, size_t bytes) {
       packed.push_back(device.alloc(std::max<size_t>(bytes, 1)));
       if (bytes) device.upload(packed.back(), data, bytes);
@@ -278,19 +279,35 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& 
     p.lse_stride[0] = 0, p.lse_stride[1] = 1, p.lse_stride[2] = hq;
     p.batch = 1, p.q_len = static_cast<int>(tq), p.kv_len = static_cast<int>(tk);
     if (paged) {
-      p.page_table =
-          static_cast<const int*>(upload(layout.table.data(), layout.table.size() * sizeof(int32_t)));
       p.k_page_stride = page * hkv * d, p.v_page_stride = page * hkv * dv,
       p.page_size = static_cast<int>(page);
       p.kv_len = 0;
     }
-    launch_cuda_sequences(device, module, k.info, p, seqs, paged ? layout.max_pages : 0, req.scalars,
-                          req.buffers, L.split);
+    launch_cuda_sequences(device, module, k.info, p, seqs, layout.table, paged ? layout.max_pages : 0,
+                          req.scalars, req.buffers);
     attn_cuda_error err{};
     device.download(&err, *L.error_memory, sizeof err);
     if (err.flag) line.fail(what + ": the kernel reported an out-of-range read");
     device.download(out.bytes.data(), packed[3], out.bytes.size());
     device.download(lse.bytes.data(), packed[4], lse.bytes.size());
+    // The same launches planned once and captured in a CUDA graph (global capture mode: a launch
+    // that allocated, copied or waited would fail the capture), replayed twice over a zeroed Out:
+    // the same bytes.
+    {
+      const CudaPlacedPlan placed(device,
+                                  plan_cuda_launches(k.info, device.sm_count(), p, seqs, layout.table,
+                                                     paged ? layout.max_pages : 0, req.scalars, req.buffers));
+      CudaGraph graph(device, [&](void* stream) {
+        launch_cuda_plan(device, module, k.info, p, placed.plan(), placed.memory(), stream);
+      });
+      device.zero(packed[3]);
+      graph.replay();
+      graph.replay();
+      HostTensor again(k.info.dtype, {tq, hq, dv});
+      device.download(again.bytes.data(), packed[3], again.bytes.size());
+      if (again.bytes != out.bytes)
+        line.fail(what + ": the CUDA graph's replay differs from the direct launch");
+    }
     double worst = 0, lse_worst = 0;
     for (size_t s = 0; s < seqs.size(); ++s)
       for (int64_t h = 0; h < hq; ++h)

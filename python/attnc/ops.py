@@ -80,6 +80,23 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None
     kv_lens for a paged cache), q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq].
     `backward_next`: autograd recorded the call (the extension may compile the backward meanwhile).
     `descales`: an FP8 kernel's q_descale, k_descale, v_descale by name."""
+    out, lse, mx = _outputs(kern, q, v, with_lse, ragged)
+    _check_device(q)
+    target = target or ""  # the extension picks the target of q's device
+    extra = _extra_specs(mx, ragged)
+    if backward_next:
+        extra["backward_next"] = True
+    if descales:
+        extra.update((name, _spec(t)) for name, t in descales.items())
+    kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
+                   {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
+                   _stream(q), **extra)
+    return out, lse, mx
+
+
+def _outputs(kern, q, v, with_lse, ragged):
+    """New Out, LSE (with `with_lse`, else None) and row maxima (for a kernel that sets return_max,
+    else None) for a call of `kern` on q and v, on q's device."""
     rows = 2 if ragged else 3  # the dimensions of a row index: [Tq, Hq] or [B, Hq, Lq]
     if len(q.shape) == rows + 1 and len(v.shape) >= 1:
         shape = (*q.shape[:rows], v.shape[-1])
@@ -90,19 +107,42 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None
     out = torch.empty(shape, dtype=torch.bfloat16 if q.dtype in _FP8_TYPES else q.dtype, **device)
     lse = torch.empty(shape[:rows], dtype=torch.float32, **device) if with_lse else None
     mx = torch.empty(shape[:rows], dtype=torch.float32, **device) if getattr(kern, "return_max", False) else None
-    _check_device(q)
-    target = target or ""  # the extension picks the target of q's device
+    return out, lse, mx
+
+
+def _extra_specs(mx, ragged):
+    """The extension's keyword tensors of a call: the row maxima and a packed batch's layout."""
     extra = {} if mx is None else {"max": _spec(mx)}
     if ragged:
         extra.update((name, _spec(t)) for name, t in ragged.items())
-    if backward_next:
-        extra["backward_next"] = True
-    if descales:
-        extra.update((name, _spec(t)) for name, t in descales.items())
-    kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
-                   {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
-                   _stream(q), **extra)
-    return out, lse, mx
+    return extra
+
+
+def run_planned(kern, q, k, v, buffers, scalars, target, threads, ragged, plans):
+    """(out, lse or None, row maxima or None) of `kern` on a packed batch laid out as `ragged`, through
+    the plan of calls of these shapes in `plans` (a dict the caller keeps with its layout; planned at
+    the first such call): on cuda a planned call allocates, copies and waits for nothing, so a CUDA
+    graph can capture it. None where the plain eager path does not apply (torch.compile, a mode, a
+    tensor subclass): the caller then takes call_kernel."""
+    tensors = (q, k, v, *buffers.values()) if buffers else (q, k, v)
+    if not (_no_mode() and all(type(t) in _PLAIN for t in tensors)):
+        return None
+    if buffers:
+        buffers = _as_kernel_types(kern, buffers)
+    out, lse, mx = _outputs(kern, q, v, kern.lse or q.is_cpu, ragged)  # the cpu: one compile with _run's
+    _check_device(q)
+    target = target or ""
+    specs = {n: _spec(b) for n, b in buffers.items()} if buffers else {}
+    key = (kern.id, target, q.device, q.dtype, tuple(q.shape), tuple(k.shape), tuple(v.shape),
+           tuple((n, tuple(b.shape)) for n, b in buffers.items()) if buffers else ())
+    plan = plans.get(key)
+    if plan is None:
+        plan = plans[key] = kern._core.plan_call(_spec(q), _spec(k), _spec(v), _spec(out),
+                                                 None if lse is None else _spec(lse), specs, scalars, target,
+                                                 **_extra_specs(mx, ragged))
+    kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse), specs, scalars,
+                   target, threads, _stream(q), call_plan=plan, **_extra_specs(mx, ragged))
+    return out, (lse if kern.lse else None), mx
 
 
 # torch dtypes as DLPack (type code, bits): int, uint, float, bfloat, bool, and DLPack 1.1's

@@ -19,7 +19,7 @@ import torch
 from ._backend import Error
 from .library import loads
 from .context_parallel import ContextParallelStats, RingAttention, RingCall, global_lengths, group_of, layout_chunks
-from .ops import call_kernel
+from .ops import call_kernel, run_planned
 from .sequence_shards import context_parallel_shard, context_parallel_unshard
 from .trace import trace_mods
 
@@ -463,10 +463,17 @@ class PagedAttention:
     queries are its last tokens, whose keys are already in the cache: query i is at position
     kv_lens[b] - q_len + i, which is what `q` means to the mask (so `is_causal` is FlashInfer's
     causal, bottom-right, for chunked prefill and decoding alike). Any page size works. The CPU,
-    reference and vulkan targets take paged caches; there is no backward for them."""
+    reference and vulkan targets take paged caches; there is no backward for them.
+
+    On CUDA the first run of each shape plans the layout's launches once (each sequence's grid, the
+    page table uploaded, the split-KV workspace allocated); later runs of the plan allocate, copy
+    and wait for nothing, so a CUDA graph can capture them (run once before capturing, as with any
+    graph). A new plan(...) drops the old plans: graphs captured with them must be captured again.
+    One wrapper's runs must not overlap on two streams (they share the workspace)."""
 
     def __init__(self):
         self._layout = None
+        self._plans = {}
         self._kernel = None
         self._params = {}
 
@@ -485,6 +492,7 @@ class PagedAttention:
         if sinks is not None and not sinks.is_floating_point():
             raise Error("attnc.torch.PagedAttention.plan: sinks must be a float tensor of shape [Hq]")
         self._layout = dict(zip(("cu_seqlens_q", "page_table", "kv_lens"), layout))
+        self._plans = {}  # the calls' plans by shapes (ops.run_planned), made again for a new layout
         self._mask = (is_causal, tuple(window_size), scale, sinks is not None)
         self._kernel = kernel
         self._params = {"sinks": sinks.to(torch.float32)} if sinks is not None else dict(params)
@@ -516,7 +524,9 @@ class PagedAttention:
             buffers, scalars = kernel.split_params(self._params) if self._params else ({}, {})
         if return_lse and not kernel.lse:
             raise Error("attnc.torch.PagedAttention.run: return_lse asks for the LSE; set lse = true in the kernel")
-        out, lse, _ = call_kernel(kernel, query, k_cache, v_cache, buffers, scalars, target, threads,
-                                  ragged=self._layout)
+        planned = run_planned(kernel, query, k_cache, v_cache, buffers, scalars, target, threads, self._layout,
+                              self._plans)
+        out, lse, _ = planned or call_kernel(kernel, query, k_cache, v_cache, buffers, scalars, target, threads,
+                                             ragged=self._layout)
         return (out, lse) if return_lse else out
 

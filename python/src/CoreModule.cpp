@@ -23,12 +23,13 @@ using namespace attn::python;
 
 namespace {
 
-void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
-         const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
-         int threads, uintptr_t stream, nb::handle max, nb::handle cu_seqlens_q, nb::handle cu_seqlens_k,
-         nb::handle page_table, nb::handle kv_lens, bool backward_next, nb::handle q_descale,
-         nb::handle k_descale, nb::handle v_descale) {
-  Views views;
+/// The call of run() and plan_call(), over `views`.
+KernelCall make_call(Views& views, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
+                     const nb::dict& buffers, const std::map<std::string, double>& scalars,
+                     const std::string& target, int threads, uintptr_t stream, nb::handle max,
+                     nb::handle cu_seqlens_q, nb::handle cu_seqlens_k, nb::handle page_table,
+                     nb::handle kv_lens, bool backward_next, nb::handle q_descale, nb::handle k_descale,
+                     nb::handle v_descale) {
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v), call.out = views(out);
   if (!lse.is_none()) call.lse = views(lse);
@@ -46,8 +47,36 @@ void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::ha
   call.threads = threads;
   call.stream = reinterpret_cast<void*>(stream);
   call.backward_next = backward_next;
+  return call;
+}
+
+void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
+         const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
+         int threads, uintptr_t stream, nb::handle max, nb::handle cu_seqlens_q, nb::handle cu_seqlens_k,
+         nb::handle page_table, nb::handle kv_lens, bool backward_next, nb::handle q_descale,
+         nb::handle k_descale, nb::handle v_descale, std::shared_ptr<const CallPlan> call_plan) {
+  Views views;
+  KernelCall call =
+      make_call(views, q, k, v, out, lse, buffers, scalars, target, threads, stream, max, cu_seqlens_q,
+                cu_seqlens_k, page_table, kv_lens, backward_next, q_descale, k_descale, v_descale);
+  call.plan = std::move(call_plan);
   nb::gil_scoped_release unlocked;  // the kernel runs on its own threads; other Python threads go on
   call_kernel(kernel, call);
+}
+
+std::shared_ptr<const CallPlan> plan_kernel_call(LibraryKernel& kernel, nb::handle q, nb::handle k,
+                                                 nb::handle v, nb::handle out, nb::handle lse,
+                                                 const nb::dict& buffers,
+                                                 const std::map<std::string, double>& scalars,
+                                                 const std::string& target, nb::handle max,
+                                                 nb::handle cu_seqlens_q, nb::handle cu_seqlens_k,
+                                                 nb::handle page_table, nb::handle kv_lens) {
+  Views views;
+  const KernelCall call =
+      make_call(views, q, k, v, out, lse, buffers, scalars, target, 0, 0, max, cu_seqlens_q, cu_seqlens_k,
+                page_table, kv_lens, false, nb::none(), nb::none(), nb::none());
+  nb::gil_scoped_release unlocked;
+  return plan_call(kernel, call);
 }
 
 void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, const nb::dict& buffers,
@@ -130,6 +159,11 @@ NB_MODULE(_core, m) {
       },
       error.ptr());
 
+  nb::class_<CallPlan>(m, "CallPlan")
+      .def_prop_ro(
+          "planned", [](const CallPlan& p) { return p.plan != nullptr; },
+          "True where the target keeps the plan (cuda); False where it plans each call itself");
+
   nb::class_<LibraryKernel>(m, "Kernel")
       .def_prop_ro("name", [](const LibraryKernel& k) { return kernel_name(k.ir()); })
       .def_prop_ro("dtype",
@@ -152,14 +186,25 @@ NB_MODULE(_core, m) {
           nb::arg("page_table").none() = nb::none(), nb::arg("kv_lens").none() = nb::none(),
           nb::arg("backward_next") = false, nb::arg("q_descale").none() = nb::none(),
           nb::arg("k_descale").none() = nb::none(), nb::arg("v_descale").none() = nb::none(),
+          nb::arg("call_plan").none() = nb::none(),
           "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
           "return_max); on cuda, launched on `stream` (a CUstream) without waiting. With cu_seqlens_q and "
           "_k (int32 [N + 1]), a ragged batch: q [Tq, Hq, D], k and v [Tk, Hkv, D], out [Tq, Hq, Dv], lse "
           "and max [Tq, Hq]. With cu_seqlens_q, page_table (int32 [N, max_pages]) and kv_lens (int32 [N]), a "
           "paged KV cache: k and v [pages, page_size, Hkv, D]. backward_next: autograd recorded the call, "
           "so a first call starts compiling the backward beside the forward. q_descale, k_descale, v_descale "
-          "(f32 [1] or [B, Hkv]): an fp8 kernel's descale factors (default 1); out is then bf16. Raises "
-          "Error for bad inputs")
+          "(f32 [1] or [B, Hkv]): an fp8 kernel's descale factors (default 1); out is then bf16. call_plan: "
+          "plan_call's plan of calls laid out like this one (cuda: no allocation, copy or wait; a CUDA "
+          "graph can capture the call). Raises Error for bad inputs")
+      .def("plan_call", &plan_kernel_call, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"),
+           nb::arg("lse").none(), nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"),
+           nb::arg("max").none() = nb::none(), nb::arg("cu_seqlens_q").none() = nb::none(),
+           nb::arg("cu_seqlens_k").none() = nb::none(), nb::arg("page_table").none() = nb::none(),
+           nb::arg("kv_lens").none() = nb::none(),
+           "A CallPlan of calls laid out like this one (the layout, the tensors' shapes), for run(..., "
+           "call_plan=): on cuda each sequence's launch planned, the page table uploaded and the split-KV "
+           "workspace allocated, once; the call is checked and the kernel loaded, nothing runs. Other "
+           "targets plan each call themselves (CallPlan.planned is False there)")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),

@@ -251,7 +251,11 @@ void check_forward(const GradientCall& grads, const DLDevice& device) {
 
 }  // namespace
 
-void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
+namespace {
+
+/// Checks `call` and loads its kernel, then runs `go(kernel, args)` on the call's tensors in place.
+template <class Go>
+void with_loaded_call(LibraryKernel& kernel, const KernelCall& call, Go&& go) {
   if (kernel.ir().options.return_max && call.max.shape.empty())
     throw InputError("kernel '" + kernel.ir().name + "' sets return_max: give max, a [B, Hq, Lq] f32 tensor");
   KernelInputs in = checked_shapes(kernel.ir(), call);
@@ -273,14 +277,34 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
           scalar_type_name(out.max.type) + " " + out.max.shape_string());
   }
   try {
-    // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).
     const std::shared_ptr<const LoadedKernel> k = kernel.loaded(backend, lse, in, call.backward_next);
     InPlaceArgs a(kernel.ir(lse), call, in, out);
-    if (k->call(a.args(), call.stream) != 0)
-      a.fail(("the " + std::string(backend.name()) + " kernel failed").c_str());
+    if (go(k, a.args()) != 0) a.fail(("the " + std::string(backend.name()) + " kernel failed").c_str());
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
   }
+}
+
+}  // namespace
+
+void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
+  with_loaded_call(kernel, call, [&](const std::shared_ptr<const LoadedKernel>& k, attn_kernel_args& args) {
+    if (!call.plan) return k->call(args, call.stream);  // cuda: on the caller's stream, asynchronously
+    if (call.plan->kernel != k)
+      throw InputError(
+          "the call's plan was made by another kernel (a call with an lse and one without load different "
+          "ones); plan the call again");
+    return k->call_planned(call.plan->plan.get(), args, call.stream);
+  });
+}
+
+std::shared_ptr<const CallPlan> plan_call(LibraryKernel& kernel, const KernelCall& call) {
+  auto made = std::make_shared<CallPlan>();
+  with_loaded_call(kernel, call, [&](const std::shared_ptr<const LoadedKernel>& k, attn_kernel_args& args) {
+    made->kernel = k;
+    return k->plan(args, made->plan);
+  });
+  return made;
 }
 
 void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads) {

@@ -5,10 +5,15 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "attn/kernel_abi.h"
+
+namespace attn {
+class LoadedKernel;  // backends/Backend.h
+}  // namespace attn
 
 namespace attn::python {
 
@@ -28,6 +33,12 @@ inline std::string device_text(const DLDevice& d) {
   if (d.device_type == kDLCUDA) return "cuda:" + std::to_string(d.device_id);
   return "DLPack device type " + std::to_string(d.device_type);
 }
+
+/// A call's plan (plan_call), for calls laid out like the planned one.
+struct CallPlan {
+  std::shared_ptr<const LoadedKernel> kernel;  ///< the kernel that planned it, kept loaded
+  std::shared_ptr<const void> plan;  ///< LoadedKernel::plan's; null where the target plans each call
+};
 
 /// The tensors and values of one call. `out` is dense, row-major and already shaped [B, Hq, Lq, Dv];
 /// `lse` likewise [B, Hq, Lq] f32, or no shape: none. A call may ask for the LSE of a kernel that
@@ -50,6 +61,8 @@ struct KernelCall {
   /// Autograd recorded the call: its backward follows, which a first call may start compiling now
   /// (KernelLoadOptions::backward_next).
   bool backward_next = false;
+  /// A plan of plan_call for calls laid out like this one (the same layout and shapes), or null.
+  std::shared_ptr<const CallPlan> plan;
 };
 
 /// The rest of a backward call: the forward's Out and LSE (from a call with an lse; read by the cpu
@@ -65,6 +78,12 @@ struct GradientCall {
 /// range), SourceError (a backend limit, located at the kernel), LoadError (the host compiler
 /// failed) and std::runtime_error (no Vulkan device, ...).
 void call_kernel(LibraryKernel& kernel, const KernelCall& call);
+
+/// Plans calls laid out like `call` (a ragged batch's or paged cache's layout, the tensors' shapes)
+/// once, for call_kernel with KernelCall::plan: on cuda the launches, the uploaded page table and the
+/// split-KV workspace (LoadedKernel::plan), so that a planned call allocates, copies and waits for
+/// nothing. Loads the kernel as call_kernel does; nothing runs. Throws as call_kernel.
+std::shared_ptr<const CallPlan> plan_call(LibraryKernel& kernel, const KernelCall& call);
 
 /// The backward of `kernel` at `call` into `grads`: on cpu and cuda in place on the callers'
 /// tensors (any strides with a contiguous last dimension; cuda: launched on `call.stream`, rows

@@ -27,6 +27,7 @@
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaKernelArgs.h"
+#include "runtime/CudaLaunchPlan.h"
 #include "runtime/CudaRagged.h"
 #include "runtime/Npy.h"
 #include "runtime/Nvrtc.h"
@@ -817,6 +818,101 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   BOOST_TEST(o[7] == 2);
   BOOST_TEST(o[8] == (11 - 2) * 16 * 16 + (37 - 32) * 16);  // key 37: page_table[1][2] = 9, row 5
   dlclose(so);
+}
+
+// A call's launches planned on the host (runtime/CudaLaunchPlan.h): one per sequence with queries,
+// each the sequence's view with its grid, its own share of one split workspace and, for a mask that
+// reads buffers, its own tile runs; the planned parameter blocks point into wherever the plan was
+// placed, and a planned call of other shapes is refused.
+BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
+  std::vector<std::string> errors;
+  std::optional<CudaLaunchInfo> docs;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors))
+    if (kernel_name(*k.ir) == "documents_bf16_128")
+      docs = parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu);
+  BOOST_REQUIRE(docs.has_value());
+  BOOST_REQUIRE(!docs->tile_plan.empty());
+  const CudaLaunchInfo info = *docs;
+  // A ragged batch of 4 over packed bf16 Q [Tq, 8, 128] and K/V [Tk, 2, 128]: sequence 1 has no
+  // queries, sequence 2 decodes one token over 3000 keys (split-KV on a 132-SM device).
+  std::vector<CudaSequence> seqs;
+  BOOST_REQUIRE(
+      check_ragged_layout({0, 300, 300, 301, 401}, {0, 300, 310, 3310, 3410}, 401, 3410, seqs).empty());
+  attn_cuda_params packed{};
+  std::vector<uint16_t> memory(16);  // the tensors' base addresses (never read)
+  packed.q = packed.k = packed.v = packed.out = memory.data();
+  for (long long* s : {packed.q_stride, packed.out_stride}) s[0] = 0, s[1] = 128, s[2] = 8 * 128;
+  for (long long* s : {packed.k_stride, packed.v_stride}) s[0] = 0, s[1] = 128, s[2] = 2 * 128;
+  packed.batch = 1, packed.q_heads = 8, packed.kv_heads = 2, packed.q_len = 401, packed.kv_len = 3410;
+  HostTensor doc(ScalarType::I32, {3410});
+  for (int64_t i = 0; i < 3410; ++i) doc.data<int32_t>()[i] = static_cast<int32_t>(i / 100);
+  const std::vector<CudaTensorArg> buffers = {{"doc", &doc}};
+  const CudaLaunchPlan plan = plan_cuda_launches(info, 132, packed, seqs, {}, 0, {}, buffers);
+  BOOST_REQUIRE(plan.launches.size() == 3u);  // sequence 1 has nothing to write
+  const std::vector<int> sequence = {plan.launches[0].sequence, plan.launches[1].sequence,
+                                     plan.launches[2].sequence};
+  BOOST_TEST((sequence == std::vector<int>{0, 2, 3}));
+  const CudaPlannedLaunch& decode = plan.launches[1];
+  BOOST_TEST(decode.grid.kv_splits > 1);
+  BOOST_TEST(plan.launches[0].grid.kv_splits == 1);
+  BOOST_TEST((decode.partial_at % 256 == 0 && decode.done_at % 256 == 0 && plan.done_bytes >= 256));
+  for (const CudaPlannedLaunch& l : plan.launches)
+    BOOST_TEST((l.tile_rows >= 0 && l.tile_runs > l.tile_rows &&
+                size_t(l.tile_runs) < plan.tile_ints.size()));  // each its own tile runs
+  BOOST_TEST(plan.launches[0].tile_runs < plan.launches[1].tile_rows);
+
+  // Placed at made-up device addresses: each block is the sequence's view plus the plan's memory.
+  const CudaPlanMemory at{0, 0x10000, 0x200000, 0x100000};
+  for (const CudaPlannedLaunch& l : plan.launches) {
+    const attn_cuda_params p = planned_params(info, packed, plan, l, at);
+    attn_cuda_params view = cuda_sequence_params(packed, l.rows, l.sequence, 2);
+    BOOST_TEST((p.q == view.q && p.k == view.k && p.out == view.out && p.batch_base == l.sequence));
+    BOOST_TEST((p.q_len == view.q_len && p.kv_len == view.kv_len && p.q_tile0 == l.q_tile0));
+    BOOST_TEST(reinterpret_cast<uintptr_t>(p.tile_rows) == 0x10000 + size_t(l.tile_rows) * sizeof(int));
+    BOOST_TEST(reinterpret_cast<uintptr_t>(p.tile_runs) == 0x10000 + size_t(l.tile_runs) * sizeof(int));
+    const bool split = l.grid.kv_splits > 1;
+    BOOST_TEST(p.kv_splits == (split ? l.grid.kv_splits : 0));
+    BOOST_TEST(reinterpret_cast<uintptr_t>(p.partial) == (split ? 0x200000 + l.partial_at : 0));
+    BOOST_TEST(reinterpret_cast<uintptr_t>(p.split_done) == (split ? 0x100000 + l.done_at : 0));
+  }
+  // The plan's tile runs are those of each sequence's own lengths.
+  std::vector<int> rows, runs;
+  BOOST_REQUIRE(plan_tile_runs(info, 1, 3000, {}, buffers, rows, runs));
+  BOOST_TEST((std::vector<int>(plan.tile_ints.begin() + decode.tile_rows,
+                               plan.tile_ints.begin() + decode.tile_runs) == rows));
+
+  // A paged cache: the table travels with the plan, each sequence's block points at its row.
+  PagedLayout layout;
+  layout.page_size = 16, layout.max_pages = 4, layout.pages = 8;
+  layout.table = {7, 6, 5, 4, 3, 2, 1, 0};
+  layout.kv_lens = {50, 20};
+  BOOST_REQUIRE(check_paged_layout({0, 2, 3}, layout, 3, seqs).empty());
+  attn_cuda_params cache = packed;
+  cache.q_len = 3, cache.kv_len = 0, cache.page_size = 16,
+  cache.k_page_stride = cache.v_page_stride = 16 * 256;
+  CudaLaunchInfo plain = info;
+  plain.tile_plan.clear();
+  const CudaLaunchPlan paged = plan_cuda_launches(plain, 132, cache, seqs, layout.table, 4, {}, {});
+  BOOST_REQUIRE(paged.launches.size() == 2u);
+  BOOST_TEST((paged.table == layout.table && paged.tile_ints.empty()));
+  const CudaPlanMemory table_at{0x4000, 0, 0x200000, 0x100000};
+  const attn_cuda_params second = planned_params(plain, cache, paged, paged.launches[1], table_at);
+  BOOST_TEST(reinterpret_cast<uintptr_t>(second.page_table) == 0x4000 + 4 * sizeof(int32_t));
+  BOOST_TEST((second.q_first == 19 && second.q_len == 20 && second.tile_rows == nullptr));
+
+  // A planned call is checked against the plan's shapes.
+  BOOST_TEST(check_planned_call(plan, packed).empty());
+  attn_cuda_params other = packed;
+  other.q_len = 402;
+  BOOST_TEST(check_planned_call(plan, other).find("query rows (402) differs from the plan's (401)") !=
+             std::string::npos);
+  other = packed, other.q_heads = 4;
+  BOOST_TEST(check_planned_call(plan, other).find("query heads") != std::string::npos);
+  other = packed, other.lse = reinterpret_cast<float*>(memory.data());
+  BOOST_TEST(check_planned_call(plan, other).find("without an lse") != std::string::npos);
+  BOOST_TEST(check_planned_call(paged, cache).empty());
+  other = cache, other.page_size = 32;
+  BOOST_TEST(check_planned_call(paged, other).find("page size (32)") != std::string::npos);
 }
 
 // The launcher's reading of a kernel-ABI call (runtime/CudaKernelArgs.h), on host memory standing in

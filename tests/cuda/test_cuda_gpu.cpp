@@ -210,6 +210,17 @@ void check_packed_layout(const char* what, KernelInputs (*make)(const KernelIR&,
     }
     BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " " << what << ": max |err| " << worst);
     BOOST_TEST(lse_worst <= 1e-2, k.label << " " << what << ": LSE max |err| " << lse_worst);
+    // The same call planned once and replayed from a CUDA graph (no allocation, copy or wait in
+    // the planned launches, or the capture fails): the same bytes.
+    CudaRunOptions from_graph;
+    from_graph.graph = true;
+    try {
+      const CudaRunResult replayed = run_cuda(*k.ir, in, from_graph);
+      BOOST_TEST((replayed.outputs.out.bytes == got.outputs.out.bytes),
+                 k.label << " " << what << ": the CUDA graph's replay differs from the direct call");
+    } catch (const std::exception& e) {
+      BOOST_ERROR(k.label << " " << what << " from a CUDA graph: " << e.what());
+    }
   }
 }
 

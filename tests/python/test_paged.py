@@ -135,3 +135,43 @@ def test_a_decode_step_compiles_to_one_graph():
         assert torch._dynamo.explain(step)(q, k, v).graph_break_count == 0
         compiled = torch.compile(step, fullgraph=True)(q, k, v)
     torch.testing.assert_close(compiled, eager)
+
+
+def test_runs_reuse_the_plan_of_their_shapes():
+    q, k, v, cu, table, lens = paged([3, 1], [40, 17], 8)
+    attention = at.PagedAttention().plan(cu, table, lens, is_causal=True)
+    with torch.no_grad():
+        first = attention.run(q, k, v)
+        second = attention.run(q * 2, k, v)  # another layer: the same shapes, one plan
+        assert len(attention._plans) == 1
+        assert not next(iter(attention._plans.values())).planned  # the cpu plans each call itself
+        other = attention.run(q.to(torch.bfloat16), k.to(torch.bfloat16), v.to(torch.bfloat16))
+        assert len(attention._plans) == 2
+    want = dense(q, k, v, cu, table, lens, mask=lambda i, j: j <= i)[0]
+    torch.testing.assert_close(first, want, atol=2e-4, rtol=2e-4)
+    torch.testing.assert_close(second, dense(q * 2, k, v, cu, table, lens, mask=lambda i, j: j <= i)[0],
+                               atol=2e-4, rtol=2e-4)
+    torch.testing.assert_close(other.float(), want, atol=3e-2, rtol=3e-2)
+    attention.plan(cu, table, lens)  # a new layout drops the plans
+    assert not attention._plans
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_a_planned_cuda_run_is_captured_in_a_cuda_graph():
+    q, k, v, cu, table, lens = paged([1, 1, 1, 20], [700, 33, 1, 300], 16, hq=8, hkv=2, d=64,
+                                     dtype=torch.bfloat16)
+    q, k, v = q.cuda(), k.cuda(), v.cuda()
+    attention = at.PagedAttention().plan(cu, table, lens, is_causal=True)
+    with torch.no_grad():
+        attention.run(q, k, v)  # plans; a graph captures only the planned launches
+        assert next(iter(attention._plans.values())).planned
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = attention.run(q, k, v)
+        q.copy_(torch.randn_like(q))  # the next step's queries, in the captured tensor
+        graph.replay()
+        torch.cuda.synchronize()
+        want = attention.run(q, k, v)
+    assert torch.equal(out, want)
+    torch.testing.assert_close(out.float().cpu(), dense(q.cpu(), k.cpu(), v.cpu(), cu, table, lens,
+                                                         mask=lambda i, j: j <= i)[0], atol=3e-2, rtol=3e-2)

@@ -1,0 +1,165 @@
+// A call's launches planned on the host, placed in device memory, launched (runtime/CudaLaunchPlan.h).
+#include "runtime/CudaLaunchPlan.h"
+
+#include <utility>
+
+#include "runtime/KernelCallArgs.h"
+
+namespace attn {
+
+namespace {
+
+/// `n` rounded up to 256 bytes: each launch's share of the workspace starts aligned.
+size_t aligned(size_t n) { return (n + 255) / 256 * 256; }
+
+/// The parameter block of `launch` before the plan's memory is attached: the sequence's view of
+/// the packed call (cuda_sequence_params, its table row at `table`), or the dense call itself.
+attn_cuda_params launch_view(const CudaLaunchInfo& info, const attn_cuda_params& packed,
+                             const CudaLaunchPlan& plan, const CudaPlannedLaunch& launch, uint64_t table) {
+  if (launch.sequence < 0) return packed;
+  attn_cuda_params p = packed;
+  p.page_table = plan.table.empty() ? nullptr : reinterpret_cast<const int*>(table);
+  return cuda_sequence_params(p, launch.rows, launch.sequence, scalar_type_size(info.dtype),
+                              plan.table_stride);
+}
+
+}  // namespace
+
+CudaLaunchPlan plan_cuda_launches(const CudaLaunchInfo& info, int sm_count, const attn_cuda_params& packed,
+                                  const std::vector<CudaSequence>& sequences, std::vector<int32_t> table,
+                                  int64_t table_stride, const std::vector<double>& scalars,
+                                  const std::vector<CudaTensorArg>& buffers) {
+  CudaLaunchPlan plan;
+  plan.table = std::move(table);
+  plan.table_stride = table_stride;
+  const bool paged = packed.page_size > 0;
+  plan.shape = {
+      packed.batch,     packed.q_heads,       packed.kv_heads, packed.q_len, paged ? 0 : packed.kv_len,
+      packed.page_size, packed.lse != nullptr};
+  std::vector<CudaPlannedLaunch> wanted;
+  if (sequences.empty()) {
+    if (packed.q_len > 0) wanted.push_back({});
+  } else {
+    for (size_t s = 0; s < sequences.size(); ++s)
+      if (sequences[s].q_len > 0) {  // a sequence without queries writes nothing
+        CudaPlannedLaunch l;
+        l.sequence = static_cast<int>(s);
+        l.rows = sequences[s];
+        wanted.push_back(l);
+      }
+  }
+  for (CudaPlannedLaunch& l : wanted) {
+    attn_cuda_params one = launch_view(info, packed, plan, l, 0);
+    l.grid = plan_launch_grid(info, sm_count, one);
+    l.q_tile0 = one.q_tile0;
+    if (l.grid.kv_splits > 1) {
+      l.partial_at = plan.partial_bytes;
+      plan.partial_bytes += aligned(cuda_split_partial_bytes(one, l.grid, info.value_dim));
+      l.done_at = plan.done_bytes;
+      plan.done_bytes += aligned(cuda_split_done_bytes(l.grid));
+    }
+    std::vector<int> rows, runs;
+    if (!info.tile_plan.empty() &&
+        plan_tile_runs(info, one.q_len, one.kv_len, scalars, buffers, rows, runs)) {
+      l.tile_rows = static_cast<int64_t>(plan.tile_ints.size());
+      plan.tile_ints.insert(plan.tile_ints.end(), rows.begin(), rows.end());
+      l.tile_runs = static_cast<int64_t>(plan.tile_ints.size());
+      plan.tile_ints.insert(plan.tile_ints.end(), runs.begin(), runs.end());
+    }
+    plan.launches.push_back(l);
+  }
+  return plan;
+}
+
+std::string check_planned_call(const CudaLaunchPlan& plan, const attn_cuda_params& packed) {
+  const CudaPlanShape& s = plan.shape;
+  const bool paged = s.page_size > 0;
+  auto differs = [](const char* what, int64_t planned, int64_t given) {
+    return std::string("the call's ") + what + " (" + std::to_string(given) + ") differs from the plan's (" +
+           std::to_string(planned) + "); plan again for a new layout or shape";
+  };
+  if (packed.page_size != s.page_size) return differs("page size", s.page_size, packed.page_size);
+  if (packed.batch != s.batch) return differs("batch", s.batch, packed.batch);
+  if (packed.q_heads != s.q_heads) return differs("query heads", s.q_heads, packed.q_heads);
+  if (packed.kv_heads != s.kv_heads) return differs("key/value heads", s.kv_heads, packed.kv_heads);
+  if (packed.q_len != s.q_rows) return differs("query rows", s.q_rows, packed.q_len);
+  if (!paged && packed.kv_len != s.kv_rows) return differs("key rows", s.kv_rows, packed.kv_len);
+  if ((packed.lse != nullptr) != s.lse)
+    return s.lse ? "the plan was made for a call with an lse; this call has none"
+                 : "the plan was made for a call without an lse; this call has one";
+  return {};
+}
+
+attn_cuda_params planned_params(const CudaLaunchInfo& info, const attn_cuda_params& packed,
+                                const CudaLaunchPlan& plan, const CudaPlannedLaunch& launch,
+                                const CudaPlanMemory& memory) {
+  attn_cuda_params p = launch_view(info, packed, plan, launch, memory.table);
+  p.q_tile0 = launch.q_tile0;
+  p.pack_heads = launch.grid.pack_heads ? 1 : 0;
+  const bool split = launch.grid.kv_splits > 1;
+  p.kv_splits = split ? launch.grid.kv_splits : 0;
+  p.partial = split ? reinterpret_cast<float*>(memory.partial + launch.partial_at) : nullptr;
+  p.split_done = split ? reinterpret_cast<int*>(memory.done + launch.done_at) : nullptr;
+  if (launch.tile_rows >= 0) {
+    p.tile_rows =
+        reinterpret_cast<const int*>(memory.tiles + static_cast<uint64_t>(launch.tile_rows) * sizeof(int));
+    p.tile_runs =
+        reinterpret_cast<const int*>(memory.tiles + static_cast<uint64_t>(launch.tile_runs) * sizeof(int));
+  }
+  return p;
+}
+
+void launch_cuda_plan(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                      const attn_cuda_params& packed, const CudaLaunchPlan& plan,
+                      const CudaPlanMemory& memory, void* stream) {
+  for (const CudaPlannedLaunch& l : plan.launches) {
+    const attn_cuda_params p = planned_params(info, packed, plan, l, memory);
+    device.launch(module, info.entry, l.grid.grid, static_cast<unsigned>(info.threads),
+                  static_cast<unsigned>(info.smem_bytes), &p, sizeof p, stream);
+  }
+}
+
+CudaPlacedPlan::CudaPlacedPlan(CudaDevice& device, CudaLaunchPlan plan) : plan_(std::move(plan)) {
+  const size_t table_bytes = plan_.table.size() * sizeof(int32_t),
+               tile_bytes = plan_.tile_ints.size() * sizeof(int);
+  if (table_bytes) {
+    table_ = device.alloc(table_bytes);
+    device.upload(table_, plan_.table.data(), table_bytes);
+    memory_.table = table_.ptr();
+  }
+  if (tile_bytes) {
+    tiles_ = device.alloc(tile_bytes);
+    device.upload(tiles_, plan_.tile_ints.data(), tile_bytes);
+    memory_.tiles = tiles_.ptr();
+  }
+  if (plan_.done_bytes) {  // counters first, zeroed; the partial rows after them
+    workspace_ = device.alloc(plan_.done_bytes + plan_.partial_bytes);
+    device.zero(workspace_);
+    memory_.done = workspace_.ptr();
+    memory_.partial = workspace_.ptr() + plan_.done_bytes;
+  }
+}
+
+CudaPlanMemory place_cuda_plan(CudaStreamScratch& scratch, const CudaLaunchPlan& plan) {
+  CudaPlanMemory m;
+  if (!plan.table.empty()) m.table = scratch.upload(plan.table.data(), plan.table.size() * sizeof(int32_t));
+  if (!plan.tile_ints.empty())
+    m.tiles = scratch.upload(plan.tile_ints.data(), plan.tile_ints.size() * sizeof(int));
+  if (plan.done_bytes) {
+    m.done = scratch.alloc(plan.done_bytes, true);
+    m.partial = scratch.alloc(plan.partial_bytes);
+  }
+  return m;
+}
+
+void launch_cuda_sequences(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                           const attn_cuda_params& p, const std::vector<CudaSequence>& sequences,
+                           std::vector<int32_t> table, int64_t table_stride,
+                           const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers) {
+  const CudaPlacedPlan placed(device, plan_cuda_launches(info, device.sm_count(), p, sequences,
+                                                         std::move(table), table_stride, scalars, buffers));
+  launch_cuda_plan(device, module, info, p, placed.plan(), placed.memory());
+  device.synchronize();  // the plan's memory is freed when this returns
+}
+
+}  // namespace attn
