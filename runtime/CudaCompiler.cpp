@@ -2,6 +2,7 @@
 // a module fills the parameter block from DLPack tensors and launches through the driver.
 #include "runtime/CudaCompiler.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -200,6 +201,8 @@ class CudaCompiler : public Compiler {
     } catch (const std::invalid_argument& e) {
       throw LoadError(LoadErrorKind::LoadFailed, e.what());
     }
+    info.one_grid =
+        std::find(request.flags.begin(), request.flags.end(), kCudaOneGridFlag) != request.flags.end();
     if (info.entry != request.entry)
       throw LoadError(LoadErrorKind::MissingEntry,
                       "the source's kernel is '" + info.entry + "', not '" + request.entry + "'");

@@ -26,7 +26,14 @@ struct CudaLaunchInfo {
   std::string tile_plan;        ///< the run-time planner's program (masks that read buffers), or empty
   bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
   bool pack_heads = false;      ///< decoding may pack a group's query heads into a tile (p.pack_heads)
+  /// Built with kCudaOneGridFlag (ATTN_VARLEN 1): every call runs as one grid over its planned
+  /// launches (attn_cuda_params::work; runtime/CudaLaunchPlan.h). Set by the loader from the
+  /// request's flags, not written with the rest.
+  bool one_grid = false;
 };
+
+/// The NVRTC flag that builds a kernel to run a planned call's launches as one grid (ATTN_VARLEN).
+inline constexpr const char* kCudaOneGridFlag = "-DATTN_VARLEN=1";
 
 /// `info` as one line of JSON: what the printer hands the loader (KernelRequest::info) and
 /// `attnc compile` writes into manifest.json ("cuda_launch").

@@ -23,6 +23,38 @@ attn_cuda_params launch_view(const CudaLaunchInfo& info, const attn_cuda_params&
                               plan.table_stride);
 }
 
+/// The one grid of `plan`'s launches: each launch's changes to the call's block (what
+/// launch_view and planned_params change, relative to the call's tensors and the plan's data),
+/// and one work item per CTA of each launch, in launch order.
+void one_grid_launches(CudaLaunchPlan& plan) {
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    const CudaPlannedLaunch& l = plan.launches[i];
+    attn_cuda_launch d{};
+    d.sequence = l.sequence;
+    if (l.sequence >= 0) {
+      d.q_row = l.rows.q_row - l.rows.q_first;  // rows are positions (paged: q_first before the first query)
+      d.k_row = plan.table.empty() && l.rows.k_len > 0 ? l.rows.k_row : 0;
+      d.q_len = static_cast<int>(l.rows.q_first + l.rows.q_len);
+      d.kv_len = static_cast<int>(l.rows.k_len);
+      d.q_first = static_cast<int>(l.rows.q_first);
+      d.table_row = static_cast<int>(l.sequence * plan.table_stride);
+    }
+    d.q_tile0 = l.q_tile0;
+    d.pack_heads = l.grid.pack_heads ? 1 : 0;
+    d.kv_splits = l.grid.kv_splits;
+    d.partial_at = static_cast<long long>(l.partial_at / sizeof(float));
+    d.done_at = static_cast<long long>(l.done_at / sizeof(int));
+    d.tile_rows_at = static_cast<int>(l.tile_rows), d.tile_runs_at = static_cast<int>(l.tile_runs);
+    d.grid_x = static_cast<int>(l.grid.grid[0]), d.grid_y = static_cast<int>(l.grid.grid[1]);
+    plan.one_grid.push_back(d);
+    for (unsigned z = 0; z < l.grid.grid[2]; ++z)
+      for (unsigned y = 0; y < l.grid.grid[1]; ++y)
+        for (unsigned x = 0; x < l.grid.grid[0]; ++x)
+          plan.work.insert(plan.work.end(), {static_cast<int>(i), static_cast<int>(x), static_cast<int>(y),
+                                             static_cast<int>(z)});
+  }
+}
+
 }  // namespace
 
 CudaLaunchPlan plan_cuda_launches(const CudaLaunchInfo& info, int sm_count, const attn_cuda_params& packed,
@@ -68,6 +100,7 @@ CudaLaunchPlan plan_cuda_launches(const CudaLaunchInfo& info, int sm_count, cons
     }
     plan.launches.push_back(l);
   }
+  if (info.one_grid) one_grid_launches(plan);
   return plan;
 }
 
@@ -109,9 +142,28 @@ attn_cuda_params planned_params(const CudaLaunchInfo& info, const attn_cuda_para
   return p;
 }
 
+attn_cuda_params one_grid_params(const attn_cuda_params& packed, const CudaPlanMemory& memory) {
+  attn_cuda_params p = packed;
+  if (packed.page_size > 0) p.page_table = reinterpret_cast<const int*>(memory.table);
+  p.tile_rows = p.tile_runs = reinterpret_cast<const int*>(memory.tiles);
+  p.partial = reinterpret_cast<float*>(memory.partial);
+  p.split_done = reinterpret_cast<int*>(memory.done);
+  p.launches = reinterpret_cast<const attn_cuda_launch*>(memory.launches);
+  p.work = reinterpret_cast<const int*>(memory.work);
+  return p;
+}
+
 void launch_cuda_plan(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
                       const attn_cuda_params& packed, const CudaLaunchPlan& plan,
                       const CudaPlanMemory& memory, void* stream) {
+  if (info.one_grid) {
+    if (plan.work.empty()) return;  // no row has a query
+    const attn_cuda_params p = one_grid_params(packed, memory);
+    const unsigned grid[3] = {static_cast<unsigned>(plan.work.size() / 4), 1, 1};
+    device.launch(module, info.entry, grid, static_cast<unsigned>(info.threads),
+                  static_cast<unsigned>(info.smem_bytes), &p, sizeof p, stream);
+    return;
+  }
   for (const CudaPlannedLaunch& l : plan.launches) {
     const attn_cuda_params p = planned_params(info, packed, plan, l, memory);
     device.launch(module, info.entry, l.grid.grid, static_cast<unsigned>(info.threads),
@@ -132,6 +184,15 @@ CudaPlacedPlan::CudaPlacedPlan(CudaDevice& device, CudaLaunchPlan plan) : plan_(
     device.upload(tiles_, plan_.tile_ints.data(), tile_bytes);
     memory_.tiles = tiles_.ptr();
   }
+  if (!plan_.work.empty()) {
+    const size_t launch_bytes = plan_.one_grid.size() * sizeof(attn_cuda_launch),
+                 work_bytes = plan_.work.size() * sizeof(int);
+    one_grid_ = device.alloc(launch_bytes + work_bytes);
+    device.upload(one_grid_, plan_.one_grid.data(), launch_bytes);
+    memory_.launches = one_grid_.ptr();
+    memory_.work = one_grid_.ptr() + launch_bytes;
+    device.upload(CudaBuffer::borrow(memory_.work, work_bytes), plan_.work.data(), work_bytes);
+  }
   if (plan_.done_bytes) {  // counters first, zeroed; the partial rows after them
     workspace_ = device.alloc(plan_.done_bytes + plan_.partial_bytes);
     device.zero(workspace_);
@@ -148,6 +209,10 @@ CudaPlanMemory place_cuda_plan(CudaStreamScratch& scratch, const CudaLaunchPlan&
   if (plan.done_bytes) {
     m.done = scratch.alloc(plan.done_bytes, true);
     m.partial = scratch.alloc(plan.partial_bytes);
+  }
+  if (!plan.work.empty()) {
+    m.launches = scratch.upload(plan.one_grid.data(), plan.one_grid.size() * sizeof(attn_cuda_launch));
+    m.work = scratch.upload(plan.work.data(), plan.work.size() * sizeof(int));
   }
   return m;
 }

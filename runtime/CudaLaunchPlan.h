@@ -44,7 +44,11 @@ struct CudaPlanShape {
 
 struct CudaLaunchPlan {
   std::vector<CudaPlannedLaunch> launches;  ///< in sequence order; none when no row has a query
-  std::vector<int32_t> table;               ///< a paged cache's page table, rows of table_stride entries
+  /// A kernel built to run them as one grid (CudaLaunchInfo::one_grid): each launch's changes to
+  /// the call's block (attn_cuda_launch), and each CTA's {launch, block x, y, z}. Empty otherwise.
+  std::vector<attn_cuda_launch> one_grid;
+  std::vector<int> work;
+  std::vector<int32_t> table;  ///< a paged cache's page table, rows of table_stride entries
   int64_t table_stride = 0;
   std::vector<int> tile_ints;                ///< every launch's tile rows and runs (CudaTileRuns), one upload
   size_t partial_bytes = 0, done_bytes = 0;  ///< the split workspace: partial rows, then counters
@@ -54,6 +58,7 @@ struct CudaLaunchPlan {
 /// Device addresses of a placed plan's data (0 where the plan has none).
 struct CudaPlanMemory {
   uint64_t table = 0, tiles = 0, partial = 0, done = 0;
+  uint64_t launches = 0, work = 0;  ///< one grid's (CudaLaunchPlan::one_grid, work)
 };
 
 /// Plans the launches of `info`'s kernel for the call whose parameter block is `packed`
@@ -75,8 +80,14 @@ attn_cuda_params planned_params(const CudaLaunchInfo& info, const attn_cuda_para
                                 const CudaLaunchPlan& plan, const CudaPlannedLaunch& launch,
                                 const CudaPlanMemory& memory);
 
-/// Launches every launch of `plan` (placed at `memory`) for the call `packed` on `stream`, in order,
-/// and returns: no allocation, copy or wait.
+/// The parameter block of `plan`'s one grid (a plan with work) for the call `packed`: the call's
+/// block pointing at the plan's data, from which each CTA makes its launch's as planned_params
+/// would (attn_dev::enter_launch, attn_tiles.cuh).
+attn_cuda_params one_grid_params(const attn_cuda_params& packed, const CudaPlanMemory& memory);
+
+/// Launches every launch of `plan` (placed at `memory`) for the call `packed` on `stream`, in order
+/// (or all of them as one grid, for a kernel built for it), and returns: no allocation, copy or
+/// wait.
 void launch_cuda_plan(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
                       const attn_cuda_params& packed, const CudaLaunchPlan& plan,
                       const CudaPlanMemory& memory, void* stream = nullptr);
@@ -92,7 +103,7 @@ class CudaPlacedPlan {
 
  private:
   CudaLaunchPlan plan_;
-  CudaBuffer table_, tiles_, workspace_;
+  CudaBuffer table_, tiles_, workspace_, one_grid_;
   CudaPlanMemory memory_;
 };
 

@@ -159,9 +159,14 @@ CudaSourceChoice choose_source(CudaDevice& device, const KernelIR& ir, const Ker
   return c;
 }
 
-Kernel load_source(const CudaKernelSource& src) {
+/// The kernel of `src` through the process's loader; `one_grid`: built to run a planned call's
+/// launches as one grid (kCudaOneGridFlag), for ragged batches and paged caches.
+Kernel load_source(const CudaKernelSource& src, bool one_grid) {
   try {
-    return process_loader().get({"cuda", src.cu, src.launch.entry, {}, write_cuda_launch_info(src.launch)});
+    std::vector<std::string> flags;
+    if (one_grid) flags.push_back(kCudaOneGridFlag);
+    return process_loader().get(
+        {"cuda", src.cu, src.launch.entry, flags, write_cuda_launch_info(src.launch)});
   } catch (const LoadError& e) {
     if (e.kind() == LoadErrorKind::CompileFailed) throw CudaCompileError(e.what());
     throw CudaError(e.what());
@@ -198,7 +203,7 @@ Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRu
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
   CudaRunOptions no_search = options;
   no_search.autotune = false;
-  return load_source(choose_source(*device, ir, in, no_search).src);
+  return load_source(choose_source(*device, ir, in, no_search).src, in.ragged());
 }
 
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
@@ -210,7 +215,7 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   result.tiles_tuned = choice.tuned;
   result.tune_trials = std::move(choice.trials);
   const auto t0 = std::chrono::steady_clock::now();
-  Kernel kernel = load_source(choice.src);
+  Kernel kernel = load_source(choice.src, in.ragged());
   result.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Device copies of every tensor; the outputs are downloaded after the launches.

@@ -134,8 +134,10 @@ class CudaTargetBackend : public Backend {
   int device_type() const override { return kDLCUDA; }
   bool calls_in_place() const override { return true; }
   std::string variant_key(const KernelIR&, const KernelInputs& s) const override {
-    // The head dims, and the size classes a tuned shape is cached for.
-    return std::to_string(s.q.shape[3]) + "," + std::to_string(s.v.shape[3]) + "," + cuda_size_classes(s);
+    // The head dims, the size classes a tuned shape is cached for, and for a ragged batch or paged
+    // cache the build that runs its launches as one grid.
+    return std::to_string(s.q.shape.back()) + "," + std::to_string(s.v.shape.back()) + "," +
+           cuda_size_classes(s) + (s.ragged() ? ",one grid" : "");
   }
   std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir,
                                            const KernelLoadOptions& o) const override {

@@ -8,13 +8,16 @@
 namespace attn {
 
 int cuda_max_shared_bytes(int sm) {
+  // A kernel run as one grid over a planned call's launches (ATTN_VARLEN) keeps its launch's
+  // parameter block in 2 KB of static shared memory, which the dynamic share leaves free.
+  constexpr int kStatic = 2048;
   switch (sm) {
     case 80:
-    case 87: return 166912;  // A100 / Orin: 163 KB
+    case 87: return 166912 - kStatic;  // A100 / Orin: 163 KB
     case 86:
     case 89:
-    case 120: return 101376;                    // consumer Ampere/Ada/Blackwell: 99 KB
-    default: return sm >= 90 ? 232448 : 49152;  // Hopper and datacenter Blackwell: 227 KB
+    case 120: return 101376 - kStatic;                      // consumer Ampere/Ada/Blackwell: 99 KB
+    default: return (sm >= 90 ? 232448 : 49152) - kStatic;  // Hopper and datacenter Blackwell: 227 KB
   }
 }
 

@@ -35,7 +35,8 @@ struct CudaTileConfig {
   bool tensor_cores() const { return kind != CudaKernelKind::Simt; }
 };
 
-/// Largest dynamic shared memory per block on compute capability `sm` (80, 86, 89, 90, ...).
+/// Largest dynamic shared memory per block on compute capability `sm` (80, 86, 89, 90, ...): the
+/// opt-in limit less 2 KB of static shared memory for the one-grid parameter block.
 int cuda_max_shared_bytes(int sm);
 
 /// The dynamic shared memory a kernel of this shape needs (Wgmma: with 1 KB to align the tiles

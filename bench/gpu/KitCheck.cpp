@@ -164,10 +164,12 @@ namespace {
 /// packed launch through launch_cuda_sequences (then its plan replayed from a CUDA graph) against
 /// run_reference on dense copies of each sequence, with its index as `b` and (paged) its queries at their
 /// positions. Returns the worst |error| of Out (-1 when it could not run; `line` says why).
-double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& k,
-                       const CudaLaunchInfo& ref_info, int64_t page, std::mt19937& rng, Line& line) {
+double check_sequences(CudaDevice& device, const CudaModule& module, const CudaModule& kernel,
+                       const CudaLaunchInfo& kernel_info, const Kit& k, const CudaLaunchInfo& ref_info,
+                       int64_t page, std::mt19937& rng, Line& line) {
   const bool paged = page > 0;
-  const std::string what = paged ? "paged (pages of " + std::to_string(page) + ")" : "ragged";
+  const std::string what = (paged ? "paged (pages of " + std::to_string(page) + ")" : std::string("ragged")) +
+                           (kernel_info.one_grid ? " as one grid" : "");
   try {
     const std::vector<int64_t> q_lens =
         paged ? std::vector<int64_t>{1, 3, 40, 16} : std::vector<int64_t>{1, 0, 77, 200, 3};
@@ -283,7 +285,7 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& 
       p.page_size = static_cast<int>(page);
       p.kv_len = 0;
     }
-    launch_cuda_sequences(device, module, k.info, p, seqs, layout.table, paged ? layout.max_pages : 0,
+    launch_cuda_sequences(device, kernel, kernel_info, p, seqs, layout.table, paged ? layout.max_pages : 0,
                           req.scalars, req.buffers);
     attn_cuda_error err{};
     device.download(&err, *L.error_memory, sizeof err);
@@ -295,10 +297,10 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const Kit& 
     // the same bytes.
     {
       const CudaPlacedPlan placed(device,
-                                  plan_cuda_launches(k.info, device.sm_count(), p, seqs, layout.table,
+                                  plan_cuda_launches(kernel_info, device.sm_count(), p, seqs, layout.table,
                                                      paged ? layout.max_pages : 0, req.scalars, req.buffers));
       CudaGraph graph(device, [&](void* stream) {
-        launch_cuda_plan(device, module, k.info, p, placed.plan(), placed.memory(), stream);
+        launch_cuda_plan(device, kernel, kernel_info, p, placed.plan(), placed.memory(), stream);
       });
       device.zero(packed[3]);
       graph.replay();
@@ -437,14 +439,30 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   if (o.decode)
     for (int64_t lq = 1; lq <= 16; ++lq) guarded({1, 32, 8, lq, 32768}, true);
 
-  // A ragged batch and a paged cache (runtime/CudaRagged.h), launched one sequence at a time as
-  // the loader's kernels run them, against the reference on dense copies of each sequence.
+  // A ragged batch and a paged cache (runtime/CudaLaunchPlan.h), against the reference on dense
+  // copies of each sequence: launched one sequence at a time (the plain build, as a C caller's
+  // loader request runs it), then as one grid (the build the Python package and `attnc run` load
+  // for them, kCudaOneGridFlag).
   double ragged_worst = -1, paged_worst = -1;
   if (o.ragged) {
-    ragged_worst = check_sequences(device, *module, k, ref_info, 0, rng, line);
-    // Pages of 16 keys (a key tile across pages: a lookup per row) and of 128 (a tile within a page).
-    paged_worst = std::max(check_sequences(device, *module, k, ref_info, 16, rng, line),
-                           check_sequences(device, *module, k, ref_info, 128, rng, line));
+    ragged_worst = check_sequences(device, *module, *module, k.info, k, ref_info, 0, rng, line);
+    try {
+      NvrtcOptions grid_options;
+      grid_options.arch = o.arch;
+      grid_options.extra = {kCudaOneGridFlag};
+      const std::shared_ptr<CudaModule> grid_module =
+          device.load(nvrtc_compile(k.source, k.cu.filename().string(), grid_options).cubin);
+      CudaLaunchInfo grid_info = k.info;
+      grid_info.one_grid = true;
+      ragged_worst = std::max(
+          ragged_worst, check_sequences(device, *module, *grid_module, grid_info, k, ref_info, 0, rng, line));
+      // Pages of 16 keys (a key tile across pages: a lookup per row) and of 128 (a tile within a page).
+      paged_worst =
+          std::max(check_sequences(device, *module, *grid_module, grid_info, k, ref_info, 16, rng, line),
+                   check_sequences(device, *module, *grid_module, grid_info, k, ref_info, 128, rng, line));
+    } catch (const std::exception& e) {
+      line.fail(std::string("the one-grid build: ") + e.what());
+    }
   }
 
   // The deliberate out-of-range launch: every buffer of extent 1, so any read past the first head,

@@ -214,6 +214,57 @@ BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc, *boost::unit_test::precon
   if (const char* path = std::getenv("ATTNC_CUDA_REPORT")) test::write_file(path, table.str());
 }
 
+// The one-grid builds (kCudaOneGridFlag: ATTN_VARLEN 1, what ragged batches and paged caches load)
+// of a tensor-core, a SIMT and a warpgroup kernel, and a mask with a run-time plan: they compile
+// without spills, their launch's parameter block fits the 2 KB of static shared memory the tile
+// table leaves, and their registers stay within a few of the plain build's.
+BOOST_AUTO_TEST_CASE(one_grid_builds_compile_with_nvrtc, *boost::unit_test::precondition(needs_nvrtc)) {
+  BOOST_REQUIRE_MESSAGE(nvrtc_available(), "NVRTC is not available");
+  std::vector<std::string> errors;
+  int built = 0;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f32"})) {
+    const std::string name = kernel_name(*k.ir);
+    if (name != "causal_bf16_128" && name != "documents_bf16_128" && name != "std_sliding_window_f32")
+      continue;
+    const KernelOptions& ko = k.ir->options;
+    const int d = ko.head_dim ? ko.head_dim : 128, dv = ko.value_dim ? ko.value_dim : d;
+    std::vector<std::tuple<int, const char*, std::optional<CudaTileConfig>>> shapes = {
+        {80, "sm_80", std::nullopt}};
+    if (std::optional<CudaTileConfig> w = cuda_wgmma_tiles(90, ko.dtype, d, dv))
+      shapes.emplace_back(90, "sm_90a", w);
+    for (const auto& [sm, arch, tiles] : shapes) {
+      CudaPrintOptions po;
+      po.sm = sm;
+      po.tiles = tiles;
+      const CudaKernelSource src = print_cuda_kernel(*k.ir, po);
+      try {
+        const NvrtcResult& plain = compile_once(src.cu, src.launch.entry + ".cu", arch);
+        NvrtcOptions o;
+        o.arch = arch;
+        o.extra = {kCudaOneGridFlag};
+        const NvrtcResult r = nvrtc_compile(src.cu, src.launch.entry + ".cu", o);
+        const PtxasFunction *f = r.report.find(src.launch.entry), *g = plain.report.find(src.launch.entry);
+        BOOST_REQUIRE(f && g);
+        BOOST_TEST(f->spill_stores + f->spill_loads == 0, name << " " << arch << " one grid spills");
+        BOOST_TEST((f->static_shared >= int(sizeof(attn_cuda_params)) &&
+                    f->static_shared <= g->static_shared + 2048),
+                   name << " " << arch << ": " << f->static_shared << " B static smem");
+        BOOST_TEST(f->static_shared + src.launch.smem_bytes <= cuda_max_shared_bytes(sm) + 2048,
+                   name << " " << arch);
+        BOOST_TEST(f->registers <= g->registers + 8,
+                   name << " " << arch << ": " << f->registers << " registers, " << g->registers << " plain");
+        BOOST_TEST_MESSAGE(name << " " << arch << ": " << g->registers << " -> " << f->registers
+                                << " registers, " << g->static_shared << " -> " << f->static_shared
+                                << " B static smem");
+        ++built;
+      } catch (const CudaCompileError& e) {
+        BOOST_ERROR(name << " (" << arch << ") one grid: " << e.what());
+      }
+    }
+  }
+  BOOST_TEST(built >= 4);
+}
+
 BOOST_AUTO_TEST_CASE(attnc_compile_output_builds_with_nvcc) {
   test::TempDir tmp;
   auto r = test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " +
@@ -827,9 +878,10 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
 BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
   std::vector<std::string> errors;
   std::optional<CudaLaunchInfo> docs;
+  std::shared_ptr<const KernelIR> docs_ir;
   for (const test::TestKernel& k : test::cuda_test_kernels(errors))
     if (kernel_name(*k.ir) == "documents_bf16_128")
-      docs = parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu);
+      docs = parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu), docs_ir = k.ir;
   BOOST_REQUIRE(docs.has_value());
   BOOST_REQUIRE(!docs->tile_plan.empty());
   const CudaLaunchInfo info = *docs;
@@ -913,6 +965,83 @@ BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
   BOOST_TEST(check_planned_call(paged, cache).empty());
   other = cache, other.page_size = 32;
   BOOST_TEST(check_planned_call(paged, other).find("page size (32)") != std::string::npos);
+
+  // One grid (a kernel built with ATTN_VARLEN 1): each CTA makes its launch's block from the
+  // call's and the plan's launch table (attn_dev::enter_launch, compiled here for the host, whose
+  // attn_elem is f32) and must get what planned_params gives that launch, and its block there.
+  CudaLaunchInfo one = info;
+  one.one_grid = true, one.dtype = ScalarType::F32;
+  std::string plan_text;
+  std::string src = test::host_device_prelude() +
+                    "#define __shared__\n#define ATTN_PACK_HEADS 1\n#define ATTN_VARLEN 1\nnamespace k {\n" +
+                    print_cuda_device_functions(*docs_ir, &plan_text, 64, 64) +
+                    cuda_device_text("attn_split_merge.cuh") + cuda_device_text("attn_tiles.cuh") + "}\n";
+  src +=
+      "extern \"C\" void enter(const attn_cuda_params* call, unsigned x, attn_cuda_params* out, int* block) "
+      "{\n"
+      "  using namespace k::attn_dev;\n"
+      "  blockIdx = {x, 0, 0};\n"
+      "  *out = enter_launch(*call);\n"
+      "  block[0] = block_x(), block[1] = block_y(), block[2] = block_z(), block[3] = grid_x(), block[4] = "
+      "grid_y();\n"
+      "}\n";
+  test::TempDir tmp;
+  void* so = test::load_host_library(tmp.path(), src);
+  auto enter = reinterpret_cast<void (*)(const attn_cuda_params*, unsigned, attn_cuda_params*, int*)>(
+      dlsym(so, "enter"));
+  BOOST_REQUIRE(enter);
+  auto same = [](const attn_cuda_params& a, const attn_cuda_params& b) {
+    bool eq = a.q == b.q && a.k == b.k && a.v == b.v && a.out == b.out && a.lse == b.lse &&
+              a.batch == b.batch && a.q_heads == b.q_heads && a.kv_heads == b.kv_heads &&
+              a.q_len == b.q_len && a.kv_len == b.kv_len && a.pack_heads == b.pack_heads &&
+              a.batch_base == b.batch_base && a.kv_splits == b.kv_splits && a.partial == b.partial &&
+              a.split_done == b.split_done && a.page_table == b.page_table && a.tile_rows == b.tile_rows &&
+              a.tile_runs == b.tile_runs && a.q_first == b.q_first && a.q_tile0 == b.q_tile0 &&
+              a.error == b.error && b.launches == nullptr && b.work == nullptr &&
+              a.page_size == b.page_size && a.k_page_stride == b.k_page_stride;
+    for (int d = 0; d < 3; ++d)
+      eq = eq && a.q_stride[d] == b.q_stride[d] && a.k_stride[d] == b.k_stride[d] &&
+           a.v_stride[d] == b.v_stride[d];
+    return eq;
+  };
+  std::vector<float> lse_rows(401 * 8);
+  std::vector<CudaSequence> ragged;
+  BOOST_REQUIRE(
+      check_ragged_layout({0, 300, 300, 301, 401}, {0, 300, 310, 3310, 3410}, 401, 3410, ragged).empty());
+  for (bool is_paged : {false, true}) {
+    attn_cuda_params call = is_paged ? cache : packed;
+    call.lse = lse_rows.data();
+    call.lse_stride[0] = 0, call.lse_stride[1] = 1, call.lse_stride[2] = 8;
+    CudaLaunchInfo kind = one;
+    if (is_paged) kind.tile_plan.clear();
+    const CudaLaunchPlan grid = is_paged ? plan_cuda_launches(kind, 132, call, seqs, layout.table, 4, {}, {})
+                                         : plan_cuda_launches(kind, 132, call, ragged, {}, 0, {}, buffers);
+    size_t ctas = 0;
+    for (const CudaPlannedLaunch& l : grid.launches)
+      ctas += size_t(l.grid.grid[0]) * l.grid.grid[1] * l.grid.grid[2];
+    BOOST_REQUIRE(grid.work.size() == 4 * ctas);
+    BOOST_REQUIRE(grid.one_grid.size() == grid.launches.size());
+    const CudaPlanMemory mem{
+        0x4000, 0x10000, 0x200000, 0x100000, uintptr_t(grid.one_grid.data()), uintptr_t(grid.work.data())};
+    const attn_cuda_params whole = one_grid_params(call, mem);
+    int mismatches = 0;
+    for (size_t x = 0; x < ctas; ++x) {
+      attn_cuda_params got{};
+      int block[5];
+      enter(&whole, unsigned(x), &got, block);
+      const CudaPlannedLaunch& l = grid.launches[size_t(grid.work[4 * x])];
+      const attn_cuda_params want = planned_params(kind, call, grid, l, mem);
+      const bool ok = same(want, got) && block[0] == grid.work[4 * x + 1] &&
+                      block[1] == grid.work[4 * x + 2] && block[2] == grid.work[4 * x + 3] &&
+                      block[3] == int(l.grid.grid[0]) && block[4] == int(l.grid.grid[1]);
+      if (!ok && ++mismatches <= 3)
+        BOOST_ERROR((is_paged ? "paged" : "ragged")
+                    << " CTA " << x << " (sequence " << l.sequence << ") differs from its launch's block");
+    }
+    BOOST_TEST(mismatches == 0);
+    BOOST_TEST(ctas > 3u);
+  }
+  dlclose(so);
 }
 
 // The launcher's reading of a kernel-ABI call (runtime/CudaKernelArgs.h), on host memory standing in

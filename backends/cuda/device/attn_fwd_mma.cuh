@@ -1,8 +1,10 @@
 
 /// The forward kernel. Grid: (query tiles * max(1, kv_splits), Hq, or Hkv with pack_heads, B) as
-/// attn_cuda_params says; block: ATTN_THREADS; dynamic shared memory: ATTN_SMEM_BYTES.
-extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
+/// attn_cuda_params says (with ATTN_VARLEN: one CTA per item of its work list); block:
+/// ATTN_THREADS; dynamic shared memory: ATTN_SMEM_BYTES.
+extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FWD_PARAMS) {
   using namespace attn_dev;
+  ATTN_FWD_ENTER
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = ATTN_BN, STAGES = ATTN_STAGES;
   constexpr int NB = BN / 8;  // 8-key column blocks of S
   constexpr int OB = DV / 8;  // 8-column blocks of O

@@ -88,11 +88,12 @@ __device__ __forceinline__ void fence_proxy_async() {
 /// The forward kernel. Grid: (query tiles * max(1, kv_splits), Hq, or Hkv with pack_heads, B) as
 /// attn_cuda_params says; block: ATTN_THREADS; dynamic shared memory: ATTN_SMEM_BYTES (the tiles
 /// plus 1 KB to align them to 1024 bytes).
-extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
+extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FWD_PARAMS) {
 #if !ATTN_WGMMA_IMAGE
   __trap();  // not the sm_90a image: no wgmma here
 #else
   using namespace attn_dev;
+  ATTN_FWD_ENTER
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = ATTN_BN, STAGES = ATTN_STAGES;
   constexpr int NB = BN / 8;  // 8-key column blocks of S
   constexpr int OB = DV / 8;  // 8-column blocks of O

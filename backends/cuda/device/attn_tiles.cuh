@@ -1,17 +1,80 @@
 // ---- attnc device library: tile iteration and the per-element score ----------------------
+#ifndef ATTN_VARLEN
+#define ATTN_VARLEN 0  // 1: one grid over a planned call's launches (attn_cuda_params::work)
+#endif
 namespace attn_dev {
+
+#if ATTN_VARLEN
+/// One grid over a planned call's launches: this CTA's launch's parameter block, and its block
+/// (x, y, z) and grid (x, y) in that launch, made by enter_launch.
+__shared__ attn_cuda_params cta_params;
+__shared__ int cta_block[5];
+__device__ __forceinline__ int block_x() { return cta_block[0]; }
+__device__ __forceinline__ int block_y() { return cta_block[1]; }
+__device__ __forceinline__ int block_z() { return cta_block[2]; }
+__device__ __forceinline__ int grid_x() { return cta_block[3]; }
+__device__ __forceinline__ int grid_y() { return cta_block[4]; }
+
+/// The parameter block of this CTA's launch: the call's `call` with the launch's changes
+/// (attn_cuda_launch) applied, as the host's planned_params (runtime/CudaLaunchPlan.cpp) makes
+/// it for a launch of its own. Every thread of the CTA calls it, first.
+__device__ __forceinline__ const attn_cuda_params& enter_launch(const attn_cuda_params& call) {
+  const int words = static_cast<int>(sizeof(attn_cuda_params) / sizeof(int));
+  const int* from = reinterpret_cast<const int*>(&call);
+  int* to = reinterpret_cast<int*>(&cta_params);
+  for (int i = threadIdx.x; i < words; i += blockDim.x) to[i] = from[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const int* w = call.work + 4 * static_cast<long long>(blockIdx.x);
+    const attn_cuda_launch l = call.launches[w[0]];
+    attn_cuda_params& p = cta_params;
+    if (l.sequence >= 0) {  // the sequence's views of the packed tensors, its lengths and index
+      p.q = static_cast<const attn_elem*>(call.q) + l.q_row * call.q_stride[2];
+      p.out = static_cast<attn_elem*>(call.out) + l.q_row * call.out_stride[2];
+      if (call.lse) p.lse = call.lse + l.q_row * call.lse_stride[2];
+      if (call.page_table) {
+        p.page_table = call.page_table + l.table_row;
+      } else {
+        p.k = static_cast<const attn_elem*>(call.k) + l.k_row * call.k_stride[2];
+        p.v = static_cast<const attn_elem*>(call.v) + l.k_row * call.v_stride[2];
+      }
+      p.batch = 1, p.q_len = l.q_len, p.kv_len = l.kv_len, p.q_first = l.q_first, p.batch_base = l.sequence;
+    }
+    p.q_tile0 = l.q_tile0, p.pack_heads = l.pack_heads;
+    const bool split = l.kv_splits > 1;
+    p.kv_splits = split ? l.kv_splits : 0;
+    p.partial = split ? call.partial + l.partial_at : 0;
+    p.split_done = split ? call.split_done + l.done_at : 0;
+    p.tile_rows = l.tile_rows_at >= 0 ? call.tile_rows + l.tile_rows_at : 0;
+    p.tile_runs = l.tile_runs_at >= 0 ? call.tile_runs + l.tile_runs_at : 0;
+    p.launches = 0, p.work = 0;
+    cta_block[0] = w[1], cta_block[1] = w[2], cta_block[2] = w[3], cta_block[3] = l.grid_x,
+    cta_block[4] = l.grid_y;
+  }
+  __syncthreads();
+  return cta_params;
+}
+#else
+__device__ __forceinline__ int block_x() { return blockIdx.x; }
+__device__ __forceinline__ int block_y() { return blockIdx.y; }
+__device__ __forceinline__ int block_z() { return blockIdx.z; }
+__device__ __forceinline__ int grid_x() { return gridDim.x; }
+__device__ __forceinline__ int grid_y() { return gridDim.y; }
+#endif
 
 /// Split-KV (attn_cuda_params::kv_splits): how many CTAs share a query tile's keys, and which
 /// query tile and which share this CTA has: the launch's own (cta_grid_tile, for the split
 /// workspace) and the tile of the rows (cta_query_tile: p.q_tile0 further).
 __device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { return p.kv_splits > 1 ? p.kv_splits : 1; }
 __device__ __forceinline__ int cta_grid_tile(const attn_cuda_params& p) {
-  return blockIdx.x / kv_split_count(p);
+  return block_x() / kv_split_count(p);
 }
 __device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) {
   return cta_grid_tile(p) + p.q_tile0;
 }
-__device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
+__device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) {
+  return block_x() % kv_split_count(p);
+}
 
 /// Row j of the keys (or values) of one head whose row 0 is `head`: `stride` elements apart, or
 /// with a paged cache (p.page_table) row j % page_size of page page_table[j / page_size].
@@ -35,14 +98,14 @@ struct CtaRows {
   int plan_tile;        ///< the query tile of the tile plan (query q_first's when packed)
   long long row_stride; ///< elements between the Q rows of consecutive tile rows
   __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m)
-      : z(blockIdx.z), b(blockIdx.z + p.batch_base) {
+      : z(block_z()), b(block_z() + p.batch_base) {
     const int qt = cta_query_tile(p);
     if (ATTN_PACK_HEADS && p.pack_heads) {
       const int groups = p.q_heads / p.kv_heads;
-      h0 = blockIdx.y * groups + qt * block_m, q0 = p.q_first, h_step = 1, q_step = 0, row_lo = 0;
+      h0 = block_y() * groups + qt * block_m, q0 = p.q_first, h_step = 1, q_step = 0, row_lo = 0;
       rows = min(block_m, groups - qt * block_m), plan_tile = p.q_first / block_m, row_stride = p.q_stride[1];
     } else {
-      h0 = blockIdx.y, q0 = qt * block_m, h_step = 0, q_step = 1, row_lo = max(0, p.q_first - q0);
+      h0 = block_y(), q0 = qt * block_m, h_step = 0, q_step = 1, row_lo = max(0, p.q_first - q0);
       rows = min(block_m, p.q_len - q0), plan_tile = qt, row_stride = p.q_stride[2];
     }
   }
@@ -154,7 +217,7 @@ __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int z,
 
 /// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
 /// query tile to get here merges the shares of its rows into out and lse, and resets the tile's
-/// counter (p.split_done[(z * gridDim.y + blockIdx.y) * grid tiles + tile]) for the next launch.
+/// counter (p.split_done[(z * grid y + block y) * grid tiles + tile]) for the next launch.
 /// Nothing without split-KV.
 template <int DV>
 __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const CtaRows& cr) {
@@ -162,9 +225,9 @@ __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const Ct
   if (splits == 1) return;
   __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
   __syncthreads();
-  const int q_tiles = gridDim.x / splits;
+  const int q_tiles = grid_x() / splits;
   int* done =
-      p.split_done + (static_cast<long long>(cr.z) * gridDim.y + blockIdx.y) * q_tiles + cta_grid_tile(p);
+      p.split_done + (static_cast<long long>(cr.z) * grid_y() + block_y()) * q_tiles + cta_grid_tile(p);
   const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
   if (!__syncthreads_or(last_here)) return;
   __threadfence();  // and the other CTAs' rows are visible to this one
@@ -202,3 +265,13 @@ __device__ __forceinline__ float log2_score(const attn_cuda_params& p, float dot
 }
 
 }  // namespace attn_dev
+
+// The forward kernels' parameter: the launch's own block, or with ATTN_VARLEN the call's, from
+// which each CTA makes its launch's (attn_dev::enter_launch) before anything else.
+#if ATTN_VARLEN
+#define ATTN_FWD_PARAMS const __grid_constant__ attn_cuda_params attn_call
+#define ATTN_FWD_ENTER const attn_cuda_params& p = attn_dev::enter_launch(attn_call);
+#else
+#define ATTN_FWD_PARAMS const attn_cuda_params p
+#define ATTN_FWD_ENTER
+#endif

@@ -27,6 +27,21 @@ typedef struct attn_cuda_error {
   long long index;
 } attn_cuda_error;
 
+/** One launch of a planned call run as one grid (attn_cuda_params::launches): what its parameter
+ *  block changes in the call's. Rows and offsets count elements of the call's tensors. */
+typedef struct attn_cuda_launch {
+  long long q_row;      /**< Q, Out and LSE start this many rows on (the sequence's row 0) */
+  long long k_row;      /**< K and V start this many rows on (0 for a paged cache) */
+  long long partial_at; /**< floats into the call's partial (with kv_splits > 1) */
+  long long done_at;    /**< ints into the call's split_done (with kv_splits > 1) */
+  int sequence;         /**< batch_base, the sequence's index; -1: a dense call, rows and lengths its own */
+  int q_len, kv_len, q_first, q_tile0, pack_heads, kv_splits;
+  int table_row;                  /**< ints into the call's page_table (a paged cache) */
+  int tile_rows_at, tile_runs_at; /**< ints into the call's tile_rows and tile_runs; -1: none */
+  int grid_x, grid_y;             /**< the launch's grid (its z is 1, or the dense call's batch) */
+  int reserved;
+} attn_cuda_launch;
+
 /** Everything a launch needs. Strides are in elements: [0] batch, [1] head, [2] row. */
 typedef struct attn_cuda_params {
   const void* q; /**< [B, Hq, Lq, D], kernel dtype */
@@ -82,6 +97,13 @@ typedef struct attn_cuda_params {
    *  a dense or ragged launch. */
   int q_first;
   int q_tile0;
+  /** One grid over a planned call's launches (kernels built with ATTN_VARLEN 1, for ragged batches
+   *  and paged caches; runtime/CudaLaunchPlan.h): CTA blockIdx.x is work item
+   *  work[4 x .. 4 x + 3] = {launch, block x, y, z}, and its parameter block is this one with
+   *  launches[launch] applied (views at its rows, its lengths, grid and shares; page_table,
+   *  tile_rows, tile_runs, partial and split_done are the plan's bases). 0 and 0 otherwise. */
+  const attn_cuda_launch* launches;
+  const int* work;
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */

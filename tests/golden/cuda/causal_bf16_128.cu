@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 87 lines]
+// [fixed text: cuda device library cuda_abi.h, 109 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_causal_bf16_128
@@ -71,13 +71,13 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 204 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 275 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 
 // [fixed text: cuda device library attn_tc_common.cuh, 274 lines]
 
-// [fixed text: cuda device library attn_fwd_mma.cuh, 126 lines]
+// [fixed text: cuda device library attn_fwd_mma.cuh, 128 lines]
 
 #if !defined(__CUDACC_RTC__)
 // ---- Host launcher (nvcc builds only) -------------------------------------------------

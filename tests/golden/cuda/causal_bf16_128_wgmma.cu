@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_90a; it runs on sm_90a only); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 87 lines]
+// [fixed text: cuda device library cuda_abi.h, 109 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_causal_bf16_128
@@ -72,7 +72,7 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 204 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 275 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 
@@ -139,7 +139,7 @@ __device__ __forceinline__ void wgmma_pv(float (&d)[16][4], const unsigned (&a)[
 
 }  // namespace attn_dev
 
-// [fixed text: cuda device library attn_fwd_wgmma.cuh, 185 lines]
+// [fixed text: cuda device library attn_fwd_wgmma.cuh, 186 lines]
 
 #if !defined(__CUDACC_RTC__)
 // ---- Host launcher (nvcc builds only) -------------------------------------------------

@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 87 lines]
+// [fixed text: cuda device library cuda_abi.h, 109 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_documents_f32_64
@@ -145,9 +145,9 @@ attn-tile-plan-end */
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 204 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 275 lines]
 
-// [fixed text: cuda device library attn_fwd_simt.cuh, 118 lines]
+// [fixed text: cuda device library attn_fwd_simt.cuh, 120 lines]
 
 #if !defined(__CUDACC_RTC__)
 // ---- Host launcher (nvcc builds only) -------------------------------------------------
