@@ -1,6 +1,7 @@
 // A call's launches planned on the host, placed in device memory, launched (runtime/CudaLaunchPlan.h).
 #include "runtime/CudaLaunchPlan.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "runtime/KernelCallArgs.h"
@@ -23,10 +24,14 @@ attn_cuda_params launch_view(const CudaLaunchInfo& info, const attn_cuda_params&
                               plan.table_stride);
 }
 
-/// The one grid of `plan`'s launches: each launch's changes to the call's block (what
-/// launch_view and planned_params change, relative to the call's tensors and the plan's data),
-/// and one work item per CTA of each launch, in launch order.
-void one_grid_launches(CudaLaunchPlan& plan) {
+/// The one grid of `plan`'s launches for the call `packed` of `info`'s kernel: each launch's
+/// changes to the call's block (what launch_view and planned_params change, relative to the call's
+/// tensors and the plan's data), and one work item per CTA, longest first: CTAs with more key
+/// tiles each (a long sequence's, fewer split shares) start before short ones, and within a
+/// launch the last query tiles first (under a causal mask they visit the most keys), so that the
+/// grid's tail is short CTAs.
+void one_grid_launches(const CudaLaunchInfo& info, const attn_cuda_params& packed, CudaLaunchPlan& plan) {
+  std::vector<int64_t> weight;  // key tiles per CTA of each launch
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const CudaPlannedLaunch& l = plan.launches[i];
     attn_cuda_launch d{};
@@ -47,12 +52,26 @@ void one_grid_launches(CudaLaunchPlan& plan) {
     d.tile_rows_at = static_cast<int>(l.tile_rows), d.tile_runs_at = static_cast<int>(l.tile_runs);
     d.grid_x = static_cast<int>(l.grid.grid[0]), d.grid_y = static_cast<int>(l.grid.grid[1]);
     plan.one_grid.push_back(d);
+    const int64_t keys = l.sequence >= 0 ? l.rows.k_len : packed.kv_len, block = std::max(info.block_n, 1);
+    weight.push_back((keys + block - 1) / block / std::max(l.grid.kv_splits, 1));
     for (unsigned z = 0; z < l.grid.grid[2]; ++z)
       for (unsigned y = 0; y < l.grid.grid[1]; ++y)
         for (unsigned x = 0; x < l.grid.grid[0]; ++x)
           plan.work.insert(plan.work.end(), {static_cast<int>(i), static_cast<int>(x), static_cast<int>(y),
                                              static_cast<int>(z)});
   }
+  const size_t items = plan.work.size() / 4;
+  std::vector<size_t> order(items);
+  for (size_t i = 0; i < items; ++i) order[i] = i;
+  const std::vector<int>& w = plan.work;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const int64_t wa = weight[size_t(w[4 * a])], wb = weight[size_t(w[4 * b])];
+    return wa != wb ? wa > wb : w[4 * a + 1] > w[4 * b + 1];
+  });
+  std::vector<int> sorted;
+  sorted.reserve(w.size());
+  for (size_t i : order) sorted.insert(sorted.end(), w.begin() + long(4 * i), w.begin() + long(4 * i + 4));
+  plan.work = std::move(sorted);
 }
 
 }  // namespace
@@ -100,7 +119,7 @@ CudaLaunchPlan plan_cuda_launches(const CudaLaunchInfo& info, int sm_count, cons
     }
     plan.launches.push_back(l);
   }
-  if (info.one_grid) one_grid_launches(plan);
+  if (info.one_grid) one_grid_launches(info, packed, plan);
   return plan;
 }
 

@@ -45,7 +45,8 @@ struct CudaPlanShape {
 struct CudaLaunchPlan {
   std::vector<CudaPlannedLaunch> launches;  ///< in sequence order; none when no row has a query
   /// A kernel built to run them as one grid (CudaLaunchInfo::one_grid): each launch's changes to
-  /// the call's block (attn_cuda_launch), and each CTA's {launch, block x, y, z}. Empty otherwise.
+  /// the call's block (attn_cuda_launch), and each CTA's {launch, block x, y, z}, the CTAs with
+  /// the most key tiles first. Empty otherwise.
   std::vector<attn_cuda_launch> one_grid;
   std::vector<int> work;
   std::vector<int32_t> table;  ///< a paged cache's page table, rows of table_stride entries

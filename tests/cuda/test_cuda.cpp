@@ -1040,6 +1040,15 @@ BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
     }
     BOOST_TEST(mismatches == 0);
     BOOST_TEST(ctas > 3u);
+    // Longest first: key tiles per CTA never increase along the work list.
+    auto per_cta = [&](size_t x) {
+      const CudaPlannedLaunch& l = grid.launches[size_t(grid.work[4 * x])];
+      return (l.rows.k_len + kind.block_n - 1) / kind.block_n / l.grid.kv_splits;
+    };
+    bool longest_first = true;
+    for (size_t x = 1; x < ctas; ++x) longest_first = longest_first && per_cta(x - 1) >= per_cta(x);
+    BOOST_TEST(longest_first);
+    if (!is_paged) BOOST_TEST(per_cta(0) > per_cta(ctas - 1));  // the paged sequences are one tile each
   }
   dlclose(so);
 }
