@@ -355,6 +355,25 @@ void CudaGraph::replay() {
   check(api().cuStreamSynchronize(stream_), "the graph's work (cuStreamSynchronize)");
 }
 
+float CudaGraph::replay_ms(int times) {
+  device_.make_current();
+  void* events[2] = {nullptr, nullptr};
+  for (void*& e : events) check(api().cuEventCreate(&e, 0), "cuEventCreate");
+  float ms = 0;
+  try {
+    check(api().cuEventRecord(events[0], stream_), "cuEventRecord");
+    for (int i = 0; i < times; ++i) check(api().cuGraphLaunch(exec_, stream_), "cuGraphLaunch");
+    check(api().cuEventRecord(events[1], stream_), "cuEventRecord");
+    check(api().cuEventSynchronize(events[1]), "the graph's work (cuEventSynchronize)");
+    check(api().cuEventElapsedTime(&ms, events[0], events[1]), "cuEventElapsedTime");
+  } catch (...) {
+    for (void* e : events) api().cuEventDestroy(e);
+    throw;
+  }
+  for (void* e : events) api().cuEventDestroy(e);
+  return times > 0 ? ms / static_cast<float>(times) : 0.f;
+}
+
 CudaModule::~CudaModule() {
   if (module_) api().cuModuleUnload(module_);
 }

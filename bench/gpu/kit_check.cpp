@@ -20,6 +20,7 @@
 #include "bench/gpu/KitBench.h"
 #include "bench/gpu/KitCheck.h"
 #include "bench/gpu/KitIsolate.h"
+#include "bench/gpu/KitServing.h"
 #include "bench/gpu/KitVulkan.h"
 #include "runtime/Nvrtc.h"
 
@@ -38,12 +39,15 @@ constexpr const char* kUsage =
     "                 [--no-wgmma] [--len L] [--dry-run]\n"
     "       kit_check --precompile-tune DIR --cubins OUT [--shard I/N] [--arch sm_90a]\n"
     "       kit_check --vulkan DIR [--vulkan-bench DIR] [--vulkan-cuda DIR] [--ref-cubins DIR] [--len L]\n"
-    "                 [--dry-run]\n";
+    "                 [--dry-run]\n"
+    "       kit_check --serving TRACE --serving-kernel FILE.cu... --json FILE [--dry-run]\n";
 
 struct Args {
   std::vector<fs::path> check_dirs;
   fs::path bench_dir, tune_dir, wgmma_dir, json, precompile_dir, cubins;
   fs::path vulkan_dir, vulkan_bench_dir, vulkan_cuda_dir;  ///< Vulkan modules, their CUDA sources
+  fs::path serving;                                        ///< the serving trace (--serving)
+  std::vector<fs::path> serving_kernels;                   ///< the kernels that serve it
   fs::path ref_cubins;          ///< where the reference cubins are kept between steps (CheckOptions::cubins)
   std::string arch = "sm_90a";  ///< --precompile-tune's target (the GPU machine's)
   fs::path reference = "backends/cuda/device/attn_reference.cuh";
@@ -67,6 +71,10 @@ Args parse(int argc, char** argv) {
       a.dry = true;
     else if (s == "--bench")
       a.bench_dir = next();
+    else if (s == "--serving")
+      a.serving = next();
+    else if (s == "--serving-kernel")
+      a.serving_kernels.push_back(next());
     else if (s == "--json")
       a.json = next();
     else if (s == "--tune")
@@ -265,7 +273,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (a.check_dirs.empty() && a.bench_dir.empty() && a.precompile_dir.empty() && a.vulkan_dir.empty() &&
-      a.vulkan_bench_dir.empty()) {
+      a.vulkan_bench_dir.empty() && a.serving.empty()) {
     std::cerr << kUsage;
     return 2;
   }
@@ -309,6 +317,14 @@ int main(int argc, char** argv) {
     if (!a.bench_dir.empty()) {
       if (a.json.empty()) throw std::invalid_argument("--bench needs --json FILE");
       failures += bench(a);
+    }
+    if (!a.serving.empty()) {
+      if (a.json.empty() || a.serving_kernels.empty())
+        throw std::invalid_argument("--serving needs --serving-kernel FILE.cu and --json FILE");
+      CudaDevice* device = a.dry ? nullptr : &worker_device();
+      std::ofstream(a.json) << serve_trace(device, a.serving, a.serving_kernels,
+                                           device ? arch_of(*device) : a.arch)
+                            << "\n";
     }
   } catch (const std::exception& e) {
     std::cout << "kit_check: " << e.what() << std::endl;

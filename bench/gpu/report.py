@@ -120,8 +120,44 @@ def main():
         for backend, rows in t.get("sdpa_bwd", {}).items():
             for name, r in rows.items():
                 lines.append(f"| SDPA {backend} {name} | | | {fmt(r.get('ms_median'), '.3f')} | | | | |")
+    lines += serving(a.get("serving"), t.get("serving", {}))
     print("\n".join(lines))
     return 0
+
+
+def serving(a, t):
+    """The serving step's table: one step of samples/serving/trace.json over a paged cache, attnc's
+    causal bf16 kernel as one grid and a launch per sequence (from CUDA graphs and launched
+    directly) beside SDPA sequence by sequence on gathered keys."""
+    if not a:
+        return []
+    out = ["", f"## Serving: one step of {a.get('trace')} ({a.get('requests')} requests, {a.get('decoding')} decoding; "
+           f"{a.get('tokens')} query tokens over {a.get('kv_rows')} cached keys in pages of {a.get('page_size')}; "
+           f"{a.get('heads')}/{a.get('kv_heads')} heads, D {a.get('head_dim')})", "",
+           "TFLOP/s count the causal pairs (4 * Hq * D * pairs); GB/s the K/V bytes each sequence reads once. "
+           "SDPA: sequence by sequence on keys gathered out of the pages beforehand (not timed).", "",
+           "| kernel | path | ms a step | TFLOP/s | K/V GB/s | vs SDPA |", "|---|---|---|---|---|---|"]
+    sdpa_ms = t.get("sdpa_per_sequence_ms")
+    flops = 4 * a.get("heads", 0) * a.get("head_dim", 0) * a.get("pairs", 0)
+    for k in a.get("kernels", []):
+        if "one_grid_graph_ms" not in k:
+            out.append(f"| {k['kernel']} | planned only (dry run): {k.get('launches')} launches, "
+                       f"{k.get('one_grid_ctas')} CTAs as one grid, plan {fmt(k.get('plan_ms'), '.3f')} ms | | | | |")
+            continue
+        for path, key in (("one grid, CUDA graph", "one_grid_graph_ms"), ("one grid", "one_grid_ms"),
+                          ("launch per sequence, CUDA graph", "per_sequence_graph_ms"),
+                          ("launch per sequence", "per_sequence_ms")):
+            ms = k.get(key)
+            ok = isinstance(ms, (int, float)) and ms > 0
+            out.append(f"| {k['kernel']} | {path} | {fmt(ms, '.3f')} | {fmt(flops / ms / 1e9 if ok else None, '.0f')} | "
+                       f"{fmt(k.get('kv_bytes', 0) / ms / 1e6 if ok else None, '.0f')} | "
+                       f"{fmt(sdpa_ms / ms if ok and isinstance(sdpa_ms, (int, float)) else None, '.2f')} |")
+        out.append(f"|  | the builds' max difference {fmt(k.get('max_diff'), '.2g')}, plan {fmt(k.get('plan_ms'), '.3f')} ms "
+                   "| | | | |")
+    out.append(f"| SDPA | sequence by sequence | {fmt(sdpa_ms, '.3f')} | | | 1.00 |")
+    if "error" in t:
+        out.append(f"| SDPA | error: {t['error']} | | | | |")
+    return out
 
 
 if __name__ == "__main__":

@@ -153,7 +153,17 @@ BENCH_ARGS=(--bench "$KIT/bench" --json "$DEST/timings.json" --len "$LEN" "${WG_
 [ $DRY = 1 ] && BENCH_ARGS+=(--dry-run --sample 3)
 (cd "$ROOT" && timeout --kill-after=10 "$(limit 90)" "$WORK/kit_check" "${BENCH_ARGS[@]}") ||
   echo "timings failed or timed out (rows written so far are in timings.json)"
-TORCH=(--len "$LEN" --json "$DEST/torch.json")
+# The serving trace (samples/serving/trace.json, one step of 64 requests over a paged cache): the
+# causal bf16 kernel as one grid and a launch per sequence, from CUDA graphs and launched directly.
+SERVE=(--serving "$ROOT/samples/serving/trace.json" --serving-kernel "$KIT/check/causal_bf16_128.cu"
+       --json "$WORK/serving.json")
+if [ -f "$KIT/check-wgmma/causal_bf16_128.cu" ] && ! grep -q '^FAIL check-wgmma/causal_bf16_128' "$DEST/correctness.txt"; then
+  SERVE+=(--serving-kernel "$KIT/check-wgmma/causal_bf16_128.cu")
+fi
+[ $DRY = 1 ] && SERVE+=(--dry-run)
+(cd "$ROOT" && timeout --kill-after=10 "$(limit 60)" "$WORK/kit_check" "${SERVE[@]}") ||
+  echo "serving failed or timed out"
+TORCH=(--len "$LEN" --json "$DEST/torch.json" --serving "$ROOT/samples/serving/trace.json")
 [ $DRY = 1 ] && TORCH+=(--dry-run)
 timeout --kill-after=10 "$(limit 60)" python3 "$ROOT/bench/gpu/torch_baseline.py" "${TORCH[@]}" ||
   echo "torch baseline failed or timed out"
@@ -219,13 +229,20 @@ STEP_S[vulkan]=$((SECONDS - t0))
 
 # --- The report.
 REPORT=$DEST/report.md
-python3 - "$DEST/timings.json" "$DEST/tuner.json" "$WORK/merged.json" <<'PY' || echo '{}' >"$WORK/merged.json"
+python3 - "$DEST/timings.json" "$DEST/tuner.json" "$WORK/merged.json" "$WORK/serving.json" <<'PY' || echo '{}' >"$WORK/merged.json"
 import json, sys
 a = json.load(open(sys.argv[1]))
 try:
     t = json.load(open(sys.argv[2]))
     for name, fields in t.get("variants", {}).items():
         a["variants"].setdefault(name, {}).update(fields)
+except (OSError, ValueError):
+    pass
+try:  # the serving step's, kept in timings.json too (at most 8 files come back)
+    a["serving"] = json.load(open(sys.argv[4]))
+    timings = json.load(open(sys.argv[1]))
+    timings["serving"] = a["serving"]
+    json.dump(timings, open(sys.argv[1], "w"), indent=1)
 except (OSError, ValueError):
     pass
 json.dump(a, open(sys.argv[3], "w"))
@@ -296,7 +313,9 @@ colds = [r[k] for r in rows for k in ("cold_compile_s", "wgmma_cold_compile_s") 
 cold = sum(colds) / len(colds) if colds else fwd
 # Each checked kernel's one-grid build (no reference appended) for its ragged and paged checks.
 step1 = max((check * (fwd + cold) + counts["check_backward"] * bwd + counts["tune"] * tune) / procs, gpu_check)
-step2 = (counts["bench"] + counts["bench_wgmma"]) * (cold + 1.0) + 45  # compile + 20 launches per row; torch 45 s
+# compile + 20 launches per row; torch 45 s; serving: 4 compiles one after another, 1 GB of cache
+# uploaded per kernel, 80 steps per kernel, SDPA's 64 calls a step (15 s, assumed)
+step2 = (counts["bench"] + counts["bench_wgmma"]) * (cold + 1.0) + 45 + 4 * cold + 15
 step3 = counts["tune"] * 0.4  # precompiled: load, check and 5 timed launches per candidate
 steps = {"build kit_check": build * 2 / 16, "1. correctness": step1, "2. timings": step2, "3. tuner": step3,
          "4. python": python_s, "5. vulkan": vulkan_s}
@@ -305,7 +324,7 @@ print(f"NVRTC measured here (sm_90a): forward + reference {fwd:.2f} s (mean of {
       f"{bwd:.2f} s (of {nb}), tuner candidate {tune:.2f} s (of {nt}), timing row {cold:.2f} s (of {len(colds)}); "
       f"compiles spread over {procs} processes (the timing rows' one after another). "
       "Device allowances (not measured): 0.35 s per checked kernel, 1 s per timing row, 0.4 s per tuner "
-      "candidate, 45 s for torch, 30 s for the Python tests on the GPU, 0.3 s per Vulkan module and "
+      "candidate, 45 s for torch, 15 s for the serving step, 30 s for the Python tests on the GPU, 0.3 s per Vulkan module and "
       "6 s per Vulkan row. Builds "
       "(kit_check, the Python extension) measured here, scaled from 2 cores to 16.\n")
 print("| step | compiles | estimate (s) |\n|---|---|---|")
