@@ -309,6 +309,11 @@ void CudaStreamScratch::copy(uint64_t dst, uint64_t src, size_t bytes) {
   if (bytes) check(api().cuMemcpyDtoDAsync(dst, src, bytes, stream_), "cuMemcpyDtoDAsync");
 }
 
+void CudaStreamScratch::zero(uint64_t dst, size_t bytes) {
+  device_.make_current();
+  if (bytes) check(api().cuMemsetD8Async(dst, 0, bytes, stream_), "cuMemsetD8Async");
+}
+
 void CudaStreamScratch::download(void* dst, uint64_t src, size_t bytes) {
   device_.make_current();
   if (!bytes) return;

@@ -112,6 +112,8 @@ class CudaStreamScratch {
   uint64_t upload(const void* src, size_t bytes);
   /// Copies `bytes` from device address `src` to device address `dst`, in stream order.
   void copy(uint64_t dst, uint64_t src, size_t bytes);
+  /// Zeroes `bytes` of device memory at `dst` (the caller's), in stream order.
+  void zero(uint64_t dst, size_t bytes);
   /// Copies `bytes` at device address `src` to `dst` after the stream's earlier work (waits for it).
   void download(void* dst, uint64_t src, size_t bytes);
   CudaDevice& device() const { return device_; }

@@ -113,14 +113,14 @@ CudaBackwardTilePlan plan_cuda_backward_tiles(const CudaBackwardSource& src, con
 }
 
 void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void* stream, int ordinal) {
-  if (a.abi_version >= 2 && (a.cu_seqlens_q || a.cu_seqlens_k))
-    throw InputError(
-        "the cuda target's backward does not take ragged batches (cu_seqlens) yet; the cpu and "
-        "reference targets do");
-  if (!a.q || !a.v || a.q->ndim != 4 || a.v->ndim != 4)
-    throw InputError("the CUDA backward needs q and v as 4-D tensors [B, H, L, D]");
+  const bool ragged = a.abi_version >= 2 && (a.cu_seqlens_q || a.cu_seqlens_k);
+  const int rank = ragged ? 3 : 4;  // a ragged batch's tensors are packed [T, H, D]
+  if (!a.q || !a.v || a.q->ndim != rank || a.v->ndim != rank)
+    throw InputError(ragged ? "the CUDA backward of a ragged batch needs q and v as 3-D tensors [T, H, D]"
+                            : "the CUDA backward needs q and v as 4-D tensors [B, H, L, D]");
   std::shared_ptr<CudaDevice> device = shared_device(ordinal);
-  const int head_dim = static_cast<int>(a.q->shape[3]), value_dim = static_cast<int>(a.v->shape[3]);
+  const int head_dim = static_cast<int>(a.q->shape[rank - 1]),
+            value_dim = static_cast<int>(a.v->shape[rank - 1]);
   const LoadedBackward& l = loaded_backward(device, ordinal, ir, head_dim, value_dim);
   const CudaBackwardSource& src = l.src;
   std::vector<std::string> names;
@@ -133,17 +133,88 @@ void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void*
   }
 }
 
+namespace {
+
+/// A ragged batch's backward on the GPU: the inputs, the forward's Out and LSE and dOut uploaded,
+/// then the launcher's per-sequence launches (launch_cuda_backward_module) on DLPack views of them,
+/// the boundaries from host memory; the gradients downloaded.
+KernelGradients ragged_backward(const std::shared_ptr<CudaDevice>& device, int ordinal,
+                                const CudaModule& module, const CudaBackwardSource& src, const KernelIR& ir,
+                                const KernelInputs& in, const GradientRequest& request,
+                                const KernelOutputs& fwd) {
+  KernelGradients grads = make_gradients(ir, in, request);
+  std::deque<CudaBuffer> memory;  // grows without moving what it holds
+  std::deque<DLTensor> views;
+  auto on_device = [&](const HostTensor& t, bool upload) {
+    memory.push_back(device->alloc(std::max<size_t>(t.bytes.size(), 4)));
+    if (upload)
+      device->upload(memory.back(), t.bytes.data(), t.bytes.size());
+    else
+      device->zero(memory.back());
+    DLTensor d = host_view(t);
+    d.data = reinterpret_cast<void*>(memory.back().ptr());
+    d.device = {kDLCUDA, ordinal};
+    views.push_back(d);
+    return &views.back();
+  };
+  attn_backward_args args{};
+  args.abi_version = ATTN_BACKWARD_ABI_VERSION;
+  args.q = on_device(in.q, true), args.k = on_device(in.k, true), args.v = on_device(in.v, true);
+  args.out = on_device(fwd.out, true), args.lse = on_device(fwd.lse, true);
+  args.dout = on_device(request.dout, true);
+  if (!request.dlse.shape.empty()) args.dlse = on_device(request.dlse, true);
+  DLTensor* dq = on_device(grads.dq, false);
+  DLTensor* dk = on_device(grads.dk, false);
+  DLTensor* dv = on_device(grads.dv, false);
+  args.dq = dq, args.dk = dk, args.dv = dv;
+  std::vector<const DLTensor*> buffers;
+  std::vector<DLTensor*> buffer_grads;
+  std::vector<std::string> names;
+  std::vector<double> scalars;
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Scalar) {
+      scalars.push_back(in.scalars.at(a.name));
+      continue;
+    }
+    names.push_back(a.name);
+    buffers.push_back(on_device(in.buffers.at(a.name), true));
+    auto g = grads.buffers.find(a.name);
+    buffer_grads.push_back(g == grads.buffers.end() ? nullptr : on_device(g->second, false));
+  }
+  args.buffers = buffers.data(), args.buffer_grads = buffer_grads.data(),
+  args.num_buffers = int(buffers.size());
+  args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
+  DLTensor cu_q = host_view(in.cu_seqlens_q), cu_k = host_view(in.cu_seqlens_k);
+  args.cu_seqlens_q = &cu_q, args.cu_seqlens_k = &cu_k;
+  std::shared_ptr<CudaErrorWord> word = CudaErrorWord::make(device, names);
+  try {
+    launch_cuda_backward_module(*device, ordinal, module, src.launch, names, args, nullptr, *word);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+  if (std::string error = word->synchronize_and_take(); !error.empty()) throw CudaError(error);
+  auto download = [&](HostTensor& t, const DLTensor* d) {
+    device->download(t.bytes.data(), CudaBuffer::borrow(reinterpret_cast<uint64_t>(d->data), t.bytes.size()),
+                     t.bytes.size());
+  };
+  download(grads.dq, dq), download(grads.dk, dk), download(grads.dv, dv);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (buffer_grads[i]) download(grads.buffers.at(names[i]), buffer_grads[i]);
+  return grads;
+}
+
+}  // namespace
+
 CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
                                      const GradientRequest& request, const CudaRunOptions& options) {
   validate_inputs(ir, in);
-  require_dense(in, "the cuda target");
   validate_gradient_request(ir, in, request);
   // The device and the backward's source first: what the backward cannot do fails before any work.
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
   CudaPrintOptions po;
   po.sm = device->sm();
-  po.head_dim = static_cast<int>(in.q.shape[3]);
-  po.value_dim = static_cast<int>(in.v.shape[3]);
+  po.head_dim = static_cast<int>(in.q.shape.back());  // [B, H, L, D], or [T, H, D] ragged
+  po.value_dim = static_cast<int>(in.v.shape.back());
   KernelIR specialized = ir;
   specialized.options.head_dim = po.head_dim;
   specialized.options.value_dim = po.value_dim;
@@ -154,6 +225,13 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   KernelIR with_lse = ir;
   with_lse.options.lse = true;
   CudaRunResult forward = run_cuda(with_lse, in, options);
+  if (in.ragged()) {
+    CudaBackwardResult result;
+    result.gradients =
+        ragged_backward(device, options.device, *module, src, ir, in, request, forward.outputs);
+    result.outputs = std::move(forward.outputs);
+    return result;
+  }
 
   // Device copies: inputs uploaded, outputs zeroed.
   std::deque<CudaBuffer> memory;  // grows without moving what it holds

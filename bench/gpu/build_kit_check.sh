@@ -12,7 +12,7 @@ SRC=(bench/gpu/kit_check.cpp bench/gpu/KitBench.cpp bench/gpu/KitBackward.cpp be
      bench/gpu/KitInputs.cpp bench/gpu/KitIsolate.cpp bench/gpu/KitKernel.cpp bench/gpu/KitServing.cpp
      bench/gpu/KitVulkan.cpp
      runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp runtime/CudaErrorWord.cpp
-     runtime/CudaBackwardLaunch.cpp runtime/KernelCallArgs.cpp runtime/CudaRagged.cpp
+     runtime/CudaBackwardLaunch.cpp runtime/KernelCallArgs.cpp runtime/CudaRagged.cpp runtime/CudaKernelArgs.cpp
      runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/CudaGrid.cpp runtime/CudaLaunchPlan.cpp
      runtime/CudaTuner.cpp
      runtime/HostTensor.cpp runtime/TileProgram.cpp runtime/TilePlanner.cpp runtime/TilePlanText.cpp

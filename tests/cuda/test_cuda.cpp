@@ -24,6 +24,7 @@
 #include "backends/cuda/CudaRun.h"
 #include "backends/reference/EvalExpr.h"
 #include "codegen/KernelIR.h"
+#include "runtime/CudaBackwardLaunch.h"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaKernelArgs.h"
@@ -1051,6 +1052,37 @@ BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
     if (!is_paged) BOOST_TEST(per_cta(0) > per_cta(ctas - 1));  // the paged sequences are one tile each
   }
   dlclose(so);
+}
+
+// A ragged batch's backward (runtime/CudaBackwardLaunch.h): each sequence's block is the forward's
+// view of it, with dOut, dLSE and dQ at its query rows and dK and dV at its key rows.
+BOOST_AUTO_TEST_CASE(ragged_backward_views_each_sequence) {
+  std::vector<CudaSequence> seqs;
+  BOOST_REQUIRE(check_ragged_layout({0, 2, 2, 7}, {0, 5, 6, 6}, 7, 6, seqs).empty());
+  std::vector<uint16_t> q(7 * 4 * 8), k(6 * 2 * 8), dout(7 * 4 * 8), dq(7 * 4 * 8), dk(6 * 2 * 8),
+      dv(6 * 2 * 8);
+  std::vector<float> dlse(7 * 4);
+  attn_cuda_bwd_params packed{};
+  packed.fwd.q = q.data(), packed.fwd.k = packed.fwd.v = k.data(), packed.fwd.out = dout.data();
+  for (long long* s : {packed.fwd.q_stride, packed.fwd.out_stride, packed.dout_stride, packed.dq_stride})
+    s[0] = 0, s[1] = 8, s[2] = 32;
+  for (long long* s : {packed.fwd.k_stride, packed.fwd.v_stride, packed.dk_stride, packed.dv_stride})
+    s[0] = 0, s[1] = 8, s[2] = 16;
+  packed.dlse_stride[0] = 0, packed.dlse_stride[1] = 1, packed.dlse_stride[2] = 4;
+  packed.dout = dout.data(), packed.dq = dq.data(), packed.dk = dk.data(), packed.dv = dv.data();
+  packed.dlse = dlse.data();
+  packed.fwd.q_heads = 4, packed.fwd.kv_heads = 2, packed.fwd.q_len = 7, packed.fwd.kv_len = 6;
+  const attn_cuda_bwd_params first = cuda_backward_sequence_params(packed, seqs[0], 0, 2),
+                             third = cuda_backward_sequence_params(packed, seqs[2], 2, 2);
+  BOOST_TEST(
+      (first.fwd.q_len == 2 && first.fwd.kv_len == 5 && first.fwd.batch_base == 0 && first.dq == dq.data()));
+  BOOST_TEST((third.fwd.q == q.data() + 2 * 32 && third.dout == dout.data() + 2 * 32 &&
+              third.dq == dq.data() + 2 * 32));
+  BOOST_TEST((third.dlse == dlse.data() + 2 * 4 && third.fwd.batch_base == 2 && third.fwd.q_len == 5));
+  BOOST_TEST((third.dk == dk.data() + 6 * 16 && third.dv == dv.data() + 6 * 16 && third.fwd.kv_len == 0));
+  const attn_cuda_bwd_params second = cuda_backward_sequence_params(packed, {2, 3, 5, 1}, 1, 2);
+  BOOST_TEST((second.dk == dk.data() + 5 * 16 && second.dv == dv.data() + 5 * 16 &&
+              second.fwd.k == k.data() + 5 * 16));
 }
 
 // The launcher's reading of a kernel-ABI call (runtime/CudaKernelArgs.h), on host memory standing in

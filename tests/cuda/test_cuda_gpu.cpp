@@ -407,3 +407,60 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
     }
   }
 }
+
+// A ragged batch's backward (runtime/CudaBackwardLaunch.cpp: a dense batch of one per sequence on
+// views of the packed tensors, the mask's b the sequence): sequences with no queries (zero dK, dV
+// rows), no keys (zero dQ rows) and one row, buffer gradients summed over the sequences in order.
+BOOST_AUTO_TEST_CASE(ragged_backward_matches_the_reference_backward) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  std::mt19937 rng(8642);
+  for (const char* name : {"causal_bf16_64", "alibi_bf16_128", "rel_bias_bf16", "inf_rows_bf16"}) {
+    auto ir = lower_backward_kernel(name);
+    KernelInputs in = make_ragged_inputs(*ir, rng);
+    const int64_t tq = in.q.shape[0], hq = in.q.shape[1];
+    GradientRequest request;
+    request.dout = random_tensor(io_scalar_type(ir->options.dtype), {tq, hq, in.v.shape[2]}, rng);
+    if (ir->options.lse) request.dlse = random_tensor(ScalarType::F32, {tq, hq}, rng);
+    if (in.buffers.count("table")) in.buffers["table"] = HostTensor(ScalarType::F32, {hq, 200});
+    for (const KernelArg& a : ir->args)
+      if (a.kind == KernelArg::Kind::Buffer && a.elem == ElemType::F32) {
+        request.buffers.push_back(a.name);
+        HostTensor& t = in.buffers.at(a.name);
+        for (int64_t i = 0; i < t.numel(); ++i)
+          t.set(i, 0.01 * static_cast<double>(static_cast<int>(rng() % 200) - 100));
+      }
+    KernelGradients ref;
+    try {
+      ref = run_reference_backward(*ir, in, request, 0);
+    } catch (const std::exception& e) {
+      BOOST_ERROR(name << ": the reference refused the ragged batch: " << e.what());
+      continue;
+    }
+    CudaBackwardResult got, again;
+    try {
+      got = run_cuda_backward(*ir, in, request);
+      again = run_cuda_backward(*ir, in, request);
+    } catch (const std::exception& e) {
+      BOOST_ERROR(name << " ragged: " << e.what());
+      continue;
+    }
+    const double tol = tolerance(ir->options.dtype);
+    BOOST_TEST(relative_error(got.gradients.dq, ref.dq) <= tol, name << " ragged dQ");
+    BOOST_TEST(relative_error(got.gradients.dk, ref.dk) <= tol, name << " ragged dK");
+    BOOST_TEST(relative_error(got.gradients.dv, ref.dv) <= tol, name << " ragged dV");
+    for (const std::string& b : request.buffers)
+      BOOST_TEST(relative_error(got.gradients.buffers.at(b), ref.buffers.at(b)) <= tol,
+                 name << " ragged d" << b);
+    BOOST_TEST((got.gradients.dq.bytes == again.gradients.dq.bytes),
+               name << " ragged dQ differs between runs");
+    BOOST_TEST((got.gradients.dk.bytes == again.gradients.dk.bytes),
+               name << " ragged dK differs between runs");
+    for (const std::string& b : request.buffers)
+      BOOST_TEST((got.gradients.buffers.at(b).bytes == again.gradients.buffers.at(b).bytes),
+                 name << " ragged d" << b << " differs between runs");
+  }
+}

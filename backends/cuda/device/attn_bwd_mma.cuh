@@ -113,24 +113,27 @@ __device__ __forceinline__ void store_acc(const float (&acc)[NC][4], float facto
   }
 }
 
+/// Row `row` of head h of batch entry z (blockIdx.z) of a tensor. The entry addresses the tensors;
+/// the mask, the score and the buffers see b = z + p.batch_base (a ragged batch is launched one
+/// sequence at a time, on views of its packed tensors).
 template <typename T>
-__device__ __forceinline__ T* tensor_row(T* base, const long long (&stride)[3], int b, int h, int row) {
-  return base + b * stride[0] + h * stride[1] + row * stride[2];
+__device__ __forceinline__ T* tensor_row(T* base, const long long (&stride)[3], int z, int h, int row) {
+  return base + z * stride[0] + h * stride[1] + row * stride[2];
 }
 
-/// The allowed keys of row (b, h, q) whose score is +Inf, counted by one warp (lanes across the
-/// keys of each key tile the forward's plan visits), the score computed as the forward does: Q.K
-/// in f32, then log2_score.
-__device__ __forceinline__ float count_ties(const attn_cuda_params& p, int b, int h, int q, int lane) {
+/// The allowed keys of row (b, h, q) of entry z whose score is +Inf, counted by one warp (lanes
+/// across the keys of each key tile the forward's plan visits), the score computed as the forward
+/// does: Q.K in f32, then log2_score.
+__device__ __forceinline__ float count_ties(const attn_cuda_params& p, int z, int b, int h, int q, int lane) {
   constexpr int BN = ATTN_BWD_BN;
-  const attn_elem* qrow = tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, b, h, q);
+  const attn_elem* qrow = tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, z, h, q);
   const int hk = h / (p.q_heads / p.kv_heads);
   const KeyTiles tiles(p, b, h, q / ATTN_BWD_BM, q, q, (p.kv_len + BN - 1) / BN);
   float ties = 0.f;
   for (int kt = tiles.next(p, -1, BN); kt < tiles.kv_tiles; kt = tiles.next(p, kt, BN))
     for (int kv = kt * BN + lane; kv < min(kt * BN + BN, p.kv_len); kv += 32) {
       if (!element_allowed(p, b, h, q, kv)) continue;
-      const attn_elem* krow = tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, b, hk, kv);
+      const attn_elem* krow = tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, z, hk, kv);
       float dot = 0.f;
       for (int c = 0; c < ATTN_D; ++c) dot += to_f32(qrow[c]) * to_f32(krow[c]);
       ties += log2_score(p, dot, b, h, q, kv) == inf() ? 1.f : 0.f;
@@ -235,19 +238,20 @@ __device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float 
 extern "C" __global__ void __launch_bounds__(128) ATTN_BWD_PRE(const attn_cuda_bwd_params bp) {
   using namespace attn_dev;
   const attn_cuda_params& p = bp.fwd;
-  const int q = blockIdx.x * 4 + threadIdx.x / 32, h = blockIdx.y, b = blockIdx.z, lane = threadIdx.x % 32;
+  const int q = blockIdx.x * 4 + threadIdx.x / 32, h = blockIdx.y, lane = threadIdx.x % 32;
+  const int z = blockIdx.z, b = z + p.batch_base;
   if (q >= p.q_len) return;
-  const attn_elem* o = tensor_row(static_cast<const attn_elem*>(p.out), p.out_stride, b, h, q);
-  const attn_elem* dout = tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q);
+  const attn_elem* o = tensor_row(static_cast<const attn_elem*>(p.out), p.out_stride, z, h, q);
+  const attn_elem* dout = tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, z, h, q);
   float sum = 0.f;
   for (int c = lane; c < ATTN_DV; c += 32) sum += to_f32(o[c]) * to_f32(dout[c]);
   sum = warp_sum(sum);
-  const float lse = *tensor_row(p.lse, p.lse_stride, b, h, q);
+  const float lse = *tensor_row(p.lse, p.lse_stride, z, h, q);
   // The whole warp takes the branch (one row): rare, so the count costs the common rows nothing.
-  const float ties = lse == inf() ? count_ties(p, b, h, q, lane) : 0.f;
+  const float ties = lse == inf() ? count_ties(p, z, b, h, q, lane) : 0.f;
   if (lane == 0)
-    bp.delta[(static_cast<long long>(b) * p.q_heads + h) * p.q_len + q] =
-        row_delta(lse, sum, bp.dlse ? *tensor_row(bp.dlse, bp.dlse_stride, b, h, q) : 0.f, ties);
+    bp.delta[(static_cast<long long>(z) * p.q_heads + h) * p.q_len + q] =
+        row_delta(lse, sum, bp.dlse ? *tensor_row(bp.dlse, bp.dlse_stride, z, h, q) : 0.f, ties);
 }
 
 /// dK and dV of 64 keys. Grid (ceil(Lkv / 64), Hkv, B); ATTN_THREADS; ATTN_BWD_DKDV_SMEM bytes.
@@ -264,11 +268,12 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DKDV(cons
   float* sL = reinterpret_cast<float*>(sdO + BM * DV);
   float* sDelta = sL + BM;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int kt = blockIdx.x, hk = blockIdx.y, b = blockIdx.z, k0 = kt * BN, keys = min(BN, p.kv_len - k0);
+  const int kt = blockIdx.x, hk = blockIdx.y, k0 = kt * BN, keys = min(BN, p.kv_len - k0);
+  const int z = blockIdx.z, b = z + p.batch_base;
   const int group = p.q_heads / p.kv_heads;
-  load_tile_async<BN, D, false>(sK, tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, b, hk, k0),
+  load_tile_async<BN, D, false>(sK, tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, z, hk, k0),
                                 p.k_stride[2], keys, tid);
-  load_tile_async<BN, DV, false>(sV, tensor_row(static_cast<const attn_elem*>(p.v), p.v_stride, b, hk, k0),
+  load_tile_async<BN, DV, false>(sV, tensor_row(static_cast<const attn_elem*>(p.v), p.v_stride, z, hk, k0),
                                  p.v_stride[2], keys, tid);
   cp_async_commit();
 
@@ -284,15 +289,15 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DKDV(cons
     for (int qt = tiles.next(p, -1); qt < tiles.q_tiles; qt = tiles.next(p, qt)) {
       const int q0 = qt * BM, rows = min(BM, p.q_len - q0);
       const bool checked = !tiles.unchecked(p, qt);
-      load_tile_async<BM, D, false>(sQ, tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, b, h, q0),
+      load_tile_async<BM, D, false>(sQ, tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, z, h, q0),
                                     p.q_stride[2], rows, tid);
       load_tile_async<BM, DV, false>(
-          sdO, tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q0),
+          sdO, tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, z, h, q0),
           bp.dout_stride[2], rows, tid);
       cp_async_commit();
       for (int i = tid; i < BM; i += ATTN_THREADS) {
-        const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q0 + i;
-        sL[i] = i < rows ? lse_log2(*tensor_row(p.lse, p.lse_stride, b, h, q0 + i)) : inf();
+        const long long row = (static_cast<long long>(z) * p.q_heads + h) * p.q_len + q0 + i;
+        sL[i] = i < rows ? lse_log2(*tensor_row(p.lse, p.lse_stride, z, h, q0 + i)) : inf();
         sDelta[i] = i < rows ? bp.delta[row] : 0.f;
       }
       cp_async_wait<0>();
@@ -312,11 +317,11 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DKDV(cons
   cp_async_wait<0>();
   if (dk_warp)
     store_acc(first_blocks<D / 8>(acc), p.scale,
-              tensor_row(static_cast<attn_elem*>(bp.dk), bp.dk_stride, b, hk, k0), bp.dk_stride[2], row0,
+              tensor_row(static_cast<attn_elem*>(bp.dk), bp.dk_stride, z, hk, k0), bp.dk_stride[2], row0,
               keys, lane);
   else
     store_acc(first_blocks<DV / 8>(acc), 1.f,
-              tensor_row(static_cast<attn_elem*>(bp.dv), bp.dv_stride, b, hk, k0), bp.dv_stride[2], row0,
+              tensor_row(static_cast<attn_elem*>(bp.dv), bp.dv_stride, z, hk, k0), bp.dv_stride[2], row0,
               keys, lane);
 }
 
@@ -332,23 +337,24 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   attn_elem* sK = sdO + BM * DV;
   attn_elem* sV = sK + BN * D;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int qt = blockIdx.x, h = blockIdx.y, b = blockIdx.z, q0 = qt * BM, rows = min(BM, p.q_len - q0);
+  const int qt = blockIdx.x, h = blockIdx.y, q0 = qt * BM, rows = min(BM, p.q_len - q0);
+  const int z = blockIdx.z, b = z + p.batch_base;
   // The first BM / 16 warps own 16 query rows each; the others help with the tile loads only.
   constexpr int DQ_WARPS = BM / 16;
   const bool computes = warp < DQ_WARPS;
   const int hk = h / (p.q_heads / p.kv_heads), row0 = (warp % DQ_WARPS) * 16;
-  load_tile_async<BM, D, false>(sQ, tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, b, h, q0),
+  load_tile_async<BM, D, false>(sQ, tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, z, h, q0),
                                 p.q_stride[2], rows, tid);
   load_tile_async<BM, DV, false>(sdO,
-                                 tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q0),
+                                 tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, z, h, q0),
                                  bp.dout_stride[2], rows, tid);
   cp_async_commit();
   float lse2[2], delta[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const int i = row0 + acc_row(lane, 2 * r);
-    lse2[r] = i < rows ? lse_log2(*tensor_row(p.lse, p.lse_stride, b, h, q0 + i)) : inf();
-    delta[r] = i < rows ? bp.delta[(static_cast<long long>(b) * p.q_heads + h) * p.q_len + q0 + i] : 0.f;
+    lse2[r] = i < rows ? lse_log2(*tensor_row(p.lse, p.lse_stride, z, h, q0 + i)) : inf();
+    delta[r] = i < rows ? bp.delta[(static_cast<long long>(z) * p.q_heads + h) * p.q_len + q0 + i] : 0.f;
   }
 #if ATTN_BWD_SITES > 0
   // dS' and the raw score of the warp's elements, for buffer_grads.
@@ -357,7 +363,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   float* slot =
       bp.grad_partial && computes
           ? bp.grad_partial +
-                ((((static_cast<long long>(b) * p.q_heads + h) * gridDim.x + qt) * DQ_WARPS + warp) *
+                ((((static_cast<long long>(z) * p.q_heads + h) * gridDim.x + qt) * DQ_WARPS + warp) *
                  bp.grad_numel)
           : 0;
 #endif
@@ -367,9 +373,9 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   const KeyTiles tiles(p, b, h, qt, q0, q0 + rows - 1, (p.kv_len + BN - 1) / BN);
   for (int kt = tiles.next(p, -1, BN); kt < tiles.kv_tiles; kt = tiles.next(p, kt, BN)) {
     const int k0 = kt * BN, keys = min(BN, p.kv_len - k0);
-    load_tile_async<BN, D, false>(sK, tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, b, hk, k0),
+    load_tile_async<BN, D, false>(sK, tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, z, hk, k0),
                                   p.k_stride[2], keys, tid);
-    load_tile_async<BN, DV, false>(sV, tensor_row(static_cast<const attn_elem*>(p.v), p.v_stride, b, hk, k0),
+    load_tile_async<BN, DV, false>(sV, tensor_row(static_cast<const attn_elem*>(p.v), p.v_stride, z, hk, k0),
                                    p.v_stride[2], keys, tid);
     cp_async_commit();
     cp_async_wait<0>();
@@ -408,7 +414,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   }
   cp_async_wait<0>();
   if (computes)
-    store_acc(dq, p.scale, tensor_row(static_cast<attn_elem*>(bp.dq), bp.dq_stride, b, h, q0),
+    store_acc(dq, p.scale, tensor_row(static_cast<attn_elem*>(bp.dq), bp.dq_stride, z, h, q0),
               bp.dq_stride[2], row0, rows, lane);
 }
 

@@ -72,7 +72,7 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 275 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 277 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 

@@ -145,7 +145,7 @@ attn-tile-plan-end */
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 275 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 277 lines]
 
 // [fixed text: cuda device library attn_fwd_simt.cuh, 120 lines]
 
