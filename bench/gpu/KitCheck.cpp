@@ -61,6 +61,7 @@ struct Line {
 
 struct Shape {
   int64_t b, hq, hkv, lq, lkv;
+  int batch_base = 0;  ///< the mask's b of entry 0 (a ragged batch's sequence, launched on its own)
 };
 
 /// The host bytes of one launch: q, k, v, out and the reference's f64 rows, and the buffers.
@@ -360,7 +361,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   GradientErrors bwd_sum;
   int fwd_shapes = 0, bwd_shapes = 0, decode_shapes = 0;
   auto check = [&](const Shape& s, bool decode) {
-    const std::string at = shape_text(s.lq, s.lkv) + (decode ? " Hq=32 Hkv=8" : "");
+    const std::string at = shape_text(s.lq, s.lkv) + (decode ? " Hq=32 Hkv=8" : "") +
+                           (s.batch_base ? " b+" + std::to_string(s.batch_base) : "");
     if (int64_t bytes = host_bytes(k, s); bytes > o.max_host_bytes) {
       line.fail(at + ": its inputs would take " + gb(bytes) + " of host memory (over the kit's cap of " +
                 gb(o.max_host_bytes) + ")");
@@ -381,6 +383,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     CudaLaunchRequest req = request_for(k, q, *kt, *v, buffers);
     // One upload for both: the reference ignores the tile plan and the launch layout.
     CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
+    L.params.batch_base = s.batch_base;  // the forward, its reference, the backward and its reference
     const Reference want = run_reference(device, *module, k.info, L);
     if (want.out_of_range) {
       line.fail(at + ": the kit's inputs read out of range (its index generation is wrong)");
@@ -436,6 +439,9 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   for (auto [lq, lkv] :
        {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {513, 129}, {1, 3001}, {70, 2600}})
     guarded({2, 4, 2, lq, lkv}, false);
+  // A ragged batch's sequence as the launcher runs it, forward and backward: a batch of its own
+  // whose mask sees b = 3 + the entry (attn_cuda_params::batch_base).
+  if (o.ragged) guarded({2, 4, 2, 77, 133, 3}, false);
   if (o.decode)
     for (int64_t lq = 1; lq <= 16; ++lq) guarded({1, 32, 8, lq, 32768}, true);
 

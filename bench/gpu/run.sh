@@ -260,7 +260,7 @@ PY
   echo "## 1. Correctness ($((N_CHECK + N_WG)) kernels, $N_BWD with a backward)"
   echo
   echo "$N_OK ok, $N_FAIL FAIL; the deliberate out-of-range launch caught by the device flag in $N_OOR kernels;" \
-    "backward checked on all 6 shapes in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'bwd 6 shapes' || true)," \
+    "backward checked on all 7 shapes (6, and a ragged batch's sequence at b + 3) in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'bwd 7 shapes' || true)," \
     "decode on all 16 shapes in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'decode 16 shapes' || true)," \
     "a ragged batch of 5 sequences in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'ragged 5 sequences' || true)," \
     "a paged cache of 4 in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'paged 4 sequences' || true)."

@@ -2,7 +2,8 @@
 // Appended to a generated backward's source by bench/gpu/kit_check.cpp (never by the printer): the
 // mask, score and score derivatives of the same source (attn_score_grad, attn_site_partial,
 // attn_site_offset), one thread per query row, then one per key. No dLSE: the gradients of
-// sum(dOut * Out). Launch attn_reference_bwd_rows first (it writes delta), then _keys.
+// sum(dOut * Out). Launch attn_reference_bwd_rows first (it writes delta), then _keys. Entry b of
+// the tensors is the mask's and score's b + p.batch_base (a ragged batch's sequence).
 struct attn_ref_bwd_params {
   attn_cuda_params p;     // q, k, v, buffers, scalars, lengths and strides (p.out, p.lse unused)
   const attn_elem* dout;  // [B, Hq, Lq, Dv], contiguous
@@ -39,10 +40,10 @@ __device__ bool probability(const attn_ref_bwd_params& r, int b, int h, int q, i
                             float& raw, double& prob, double& dprob) {
   const attn_cuda_params& p = r.p;
   prob = dprob = 0;
-  if (lse == -attn_dev::inf() || !attn_mask(b, h, q, kv, p)) return false;
+  if (lse == -attn_dev::inf() || !attn_mask(b + p.batch_base, h, q, kv, p)) return false;
   const int kvh = h / (p.q_heads / p.kv_heads);
   raw = raw_score(p, q_row(p, b, h, q), k_row(p, b, kvh, kv));
-  prob = exp(static_cast<double>(attn_score(raw, b, h, q, kv, p)) - lse);
+  prob = exp(static_cast<double>(attn_score(raw, b + p.batch_base, h, q, kv, p)) - lse);
   const attn_elem* dor = r.dout + ((static_cast<long long>(b) * p.q_heads + h) * p.q_len + q) * ATTN_DV;
   const attn_elem* vr = v_row(p, b, kvh, kv);
   for (int c = 0; c < ATTN_DV; ++c) dprob += static_cast<double>(attn_dev::to_f32(dor[c])) * attn_dev::to_f32(vr[c]);
@@ -74,14 +75,16 @@ extern "C" __global__ void attn_reference_bwd_rows(const attn_ref_bwd_params r) 
     double prob, dprob;
     if (!attn_ref::probability(r, b, h, q, kv, lse, raw, prob, dprob)) continue;
     const double ds = prob * (dprob - delta);  // d loss / d score'
-    const double draw = ds * attn_score_grad(raw, b, h, q, kv, p) * p.scale;
+    const double draw = ds * attn_score_grad(raw, b + p.batch_base, h, q, kv, p) * p.scale;
     const attn_elem* kr = attn_ref::k_row(p, b, kvh, kv);
     for (int d = 0; d < ATTN_D; ++d) dq[d] += draw * attn_dev::to_f32(kr[d]);
     if (r.grad)
       for (int s = 0; s < ATTN_BWD_SITES && s < ATTN_CUDA_MAX_SITES; ++s) {
         if (r.site_base[s] < 0) continue;
-        const long long at = attn_site_offset(s, b, h, q, kv, p);
-        if (at >= 0) atomicAdd(&r.grad[r.site_base[s] + at], ds * attn_site_partial(s, raw, b, h, q, kv, p));
+        const long long at = attn_site_offset(s, b + p.batch_base, h, q, kv, p);
+        if (at >= 0)
+          atomicAdd(&r.grad[r.site_base[s] + at],
+                    ds * attn_site_partial(s, raw, b + p.batch_base, h, q, kv, p));
       }
   }
   for (int d = 0; d < ATTN_D; ++d) r.dq[row * ATTN_D + d] = dq[d];
@@ -104,7 +107,8 @@ extern "C" __global__ void attn_reference_bwd_keys(const attn_ref_bwd_params r) 
       float raw;
       double prob, dprob;
       if (!attn_ref::probability(r, b, h, q, kv, r.lse[row], raw, prob, dprob)) continue;
-      const double draw = prob * (dprob - r.delta[row]) * attn_score_grad(raw, b, h, q, kv, p) * p.scale;
+      const double draw =
+          prob * (dprob - r.delta[row]) * attn_score_grad(raw, b + p.batch_base, h, q, kv, p) * p.scale;
       const attn_elem* qr = attn_ref::q_row(p, b, h, q);
       const attn_elem* dor = r.dout + row * ATTN_DV;
       for (int d = 0; d < ATTN_D; ++d) dk[d] += draw * attn_dev::to_f32(qr[d]);
