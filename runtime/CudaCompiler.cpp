@@ -108,6 +108,16 @@ class CudaModuleAdapter : public CudaKernelModule {
     return 0;
   }
 
+  int plan_calls(const attn_kernel_args* a, std::shared_ptr<const void>& planned) const override {
+    planned = plan(a);
+    return planned ? 0 : 1;
+  }
+
+  int invoke_planned(const void* planned, const attn_kernel_args* a, void* stream) const override {
+    if (!planned) return invoke(a);
+    return launch_planned(*static_cast<const CudaCallPlan*>(planned), a, stream);
+  }
+
   std::string take_error() const override { return word_->synchronize_and_take(); }
 
  private:

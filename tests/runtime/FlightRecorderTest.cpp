@@ -74,6 +74,33 @@ BOOST_AUTO_TEST_CASE(dump_holds_the_loaders_events) {
   BOOST_TEST(launch.contains("duration_ms"));
 }
 
+// Kernel::plan and run_planned: a target that plans each call itself (cpu) gives no plan, and a
+// planned run is the call, recorded as a launch; an empty Kernel refuses both.
+BOOST_AUTO_TEST_CASE(planned_runs_are_calls_where_the_target_plans_each_call) {
+  Loader loader(options());
+  Kernel k = loader.get(scale_kernel_request(3));
+  float q[4] = {1, 2, 3, 4}, out[4] = {};
+  int64_t shape[4] = {1, 1, 1, 4};
+  DLTensor tq{}, tout{};
+  tq.data = q, tq.ndim = 4, tq.shape = shape, tq.dtype = DLDataType{kDLFloat, 32, 1}, tq.device = {kDLCPU, 0};
+  tout = tq, tout.data = out;
+  char error[256] = {};
+  attn_kernel_args args{};
+  args.abi_version = ATTN_KERNEL_ABI_VERSION;
+  args.q = args.k = args.v = &tq, args.out = &tout, args.error = error, args.error_size = sizeof error;
+  std::shared_ptr<const void> plan = std::make_shared<int>(0);
+  BOOST_TEST(k.plan(args, plan) == 0);
+  BOOST_TEST(!plan);
+  BOOST_TEST(k.run_planned(plan.get(), args) == 0, error);
+  BOOST_TEST(out[3] == 12.0f);
+  nlohmann::json j = nlohmann::json::parse(loader.trace_json());
+  BOOST_TEST(events_of_kind(j, "launch").size() == 1u);
+  Kernel empty;
+  BOOST_TEST(empty.run_planned(nullptr, args) == -1);
+  BOOST_TEST(std::string(error) == "empty attn::Kernel");
+  BOOST_TEST(empty.plan(args, plan) == -1);
+}
+
 BOOST_AUTO_TEST_CASE(attnc_trace_dumps_the_process_recorder_at_exit) {
   std::string path = root->path() + "/at-exit.json";
   std::fflush(nullptr);  // the child must not repeat buffered test output

@@ -47,6 +47,23 @@ class KernelModule {
   virtual int invoke(const attn_kernel_args* args) const = 0;
   /// The raw C entry where the target has one (cpu), otherwise nullptr.
   virtual attn_kernel_fn entry() const { return nullptr; }
+  /// Plans the calls laid out as `args` (a ragged batch's or paged cache's layout, the tensors'
+  /// shapes) once, into `plan`, for invoke_planned: the cuda target plans each sequence's launch,
+  /// uploads the page table and allocates its split-KV workspace (a wait for the device). `plan`
+  /// stays null where the target plans each call on the host itself (cpu, vulkan). Returns 0 or
+  /// writes args->error.
+  virtual int plan_calls(const attn_kernel_args* args, std::shared_ptr<const void>& plan) const {
+    (void)args;
+    plan = nullptr;
+    return 0;
+  }
+  /// Runs a call laid out as the planned one with `plan` (null: invoke()). cuda: launched on `stream`
+  /// (a CUstream) without allocating, copying or waiting, so that a CUDA graph can capture it;
+  /// launches of one plan must not overlap. Returns 0 or writes args->error.
+  virtual int invoke_planned(const void* plan, const attn_kernel_args* args, void* stream) const {
+    (void)plan, (void)stream;
+    return invoke(args);
+  }
 };
 
 /// Compiles and loads kernels for one target. Implementations must be thread-safe: the loader

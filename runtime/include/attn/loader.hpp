@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,15 @@ class Kernel {
          std::shared_ptr<FlightRecorder> recorder);
   /// Runs the kernel (recording a launch event with shapes); returns 0 or writes args.error.
   int operator()(const attn_kernel_args& args) const;
+  /// Plans calls laid out as `args` once (KernelModule::plan_calls): on cuda a ragged batch's or
+  /// paged cache's launches, page table and workspace; null where the target plans each call
+  /// itself (cpu, vulkan). Returns 0 or writes args.error.
+  int plan(const attn_kernel_args& args, std::shared_ptr<const void>& plan) const;
+  /// Runs a call laid out like the planned one with `plan` from plan() (null: as operator() does),
+  /// recording a launch event. cuda: on `stream` without allocating, copying or waiting (a CUDA
+  /// graph can capture it; take_cuda_errors() or the next synchronizing call reports an
+  /// out-of-range read). Returns 0 or writes args.error.
+  int run_planned(const void* plan, const attn_kernel_args& args, void* stream = nullptr) const;
   /// The raw C entry (cpu), for callers that want no recording at all.
   attn_kernel_fn entry() const { return module_ ? module_->entry() : nullptr; }
   /// The loaded module, for what a target offers beyond invoke() (the vulkan module's timed
@@ -70,6 +80,8 @@ class Kernel {
   explicit operator bool() const { return module_ != nullptr; }
 
  private:
+  /// Runs `call` (the module's), recording a launch event with `args`' shapes and its status.
+  int record(const attn_kernel_args& args, const std::function<int()>& call) const;
   std::shared_ptr<const KernelModule> module_;
   std::string key_;
   std::shared_ptr<FlightRecorder> recorder_;
