@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "bench/gpu/KitBackward.h"
+#include "bench/gpu/KitRaggedBackward.h"
 #include "runtime/CudaLaunchPlan.h"
 #include "runtime/CudaRagged.h"
 #include "runtime/Nvrtc.h"
@@ -449,7 +450,20 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   // copies of each sequence: launched one sequence at a time (the plain build, as a C caller's
   // loader request runs it), then as one grid (the build the Python package and `attnc run` load
   // for them, kCudaOneGridFlag).
-  double ragged_worst = -1, paged_worst = -1;
+  double ragged_worst = -1, paged_worst = -1, ragged_bwd_worst = -1;
+  if (o.ragged && bwd_module) {  // the backward through the launcher, on packed tensors
+    const GradientErrors g = check_ragged_backward(device, *module, *bwd_module, bwd, k, ref_info, rng);
+    if (!g.error.empty()) {
+      line.fail(g.error);
+    } else {
+      ragged_bwd_worst = g.worst();
+      if (g.worst() > tol) {
+        std::ostringstream m;
+        m << "ragged backward: dQ " << g.dq << " dK " << g.dk << " dV " << g.dv << " dbuffers " << g.dbuffers;
+        line.fail(m.str());
+      }
+    }
+  }
   if (o.ragged) {
     ragged_worst = check_sequences(device, *module, *module, k.info, k, ref_info, 0, rng, line);
     try {
@@ -516,6 +530,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     out << "; bwd none";
   if (o.decode) out << "; decode " << decode_shapes << " shapes max|err| " << decode_worst;
   if (ragged_worst >= 0) out << "; ragged 5 sequences max|err| " << ragged_worst;
+  if (ragged_bwd_worst >= 0) out << "; ragged backward 5 sequences max rel err " << ragged_bwd_worst;
   if (paged_worst >= 0) out << "; paged 4 sequences (pages of 16 and 128) max|err| " << paged_worst;
   if (!line.oor.empty()) out << "; " << line.oor;
   for (const std::string& f : line.fails) out << " | " << f;

@@ -9,7 +9,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:?usage: build_kit_check.sh OUT_BINARY}
 CXX=${CXX:-$(command -v c++ || command -v g++)}
 SRC=(bench/gpu/kit_check.cpp bench/gpu/KitBench.cpp bench/gpu/KitBackward.cpp bench/gpu/KitCheck.cpp
-     bench/gpu/KitInputs.cpp bench/gpu/KitIsolate.cpp bench/gpu/KitKernel.cpp bench/gpu/KitServing.cpp
+     bench/gpu/KitInputs.cpp bench/gpu/KitIsolate.cpp bench/gpu/KitKernel.cpp bench/gpu/KitRaggedBackward.cpp
+     bench/gpu/KitServing.cpp
      bench/gpu/KitVulkan.cpp
      runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp runtime/CudaErrorWord.cpp
      runtime/CudaBackwardLaunch.cpp runtime/KernelCallArgs.cpp runtime/CudaRagged.cpp runtime/CudaKernelArgs.cpp

@@ -262,7 +262,8 @@ PY
   echo "$N_OK ok, $N_FAIL FAIL; the deliberate out-of-range launch caught by the device flag in $N_OOR kernels;" \
     "backward checked on all 7 shapes (6, and a ragged batch's sequence at b + 3) in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'bwd 7 shapes' || true)," \
     "decode on all 16 shapes in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'decode 16 shapes' || true)," \
-    "a ragged batch of 5 sequences in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'ragged 5 sequences' || true)," \
+    "a ragged batch of 5 sequences in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'ragged 5 sequences' || true)" \
+    "(its backward in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'ragged backward 5 sequences' || true))," \
     "a paged cache of 4 in $(grep '^ok ' "$DEST/correctness.txt" | grep -c 'paged 4 sequences' || true)."
   [ $DRY = 1 ] && echo "(dry run: $N_COMPILED kernels of a sample compiled with their references, nothing run)"
   grep '^FAIL ' "$DEST/correctness.txt" | head -40 | sed 's/^/    /' || true
