@@ -2,6 +2,7 @@
 #include "runtime/CudaLaunchPlan.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "runtime/KernelCallArgs.h"
@@ -99,9 +100,17 @@ CudaLaunchPlan plan_cuda_launches(const CudaLaunchInfo& info, int sm_count, cons
         wanted.push_back(l);
       }
   }
+  // One grid: its launches' CTAs fill the GPU together, so their split-KV shares count them all
+  // (a decoding row among many sequences is not split as if it were alone).
+  int64_t grid_ctas = 0;
+  if (info.one_grid)
+    for (const CudaPlannedLaunch& l : wanted) {
+      attn_cuda_params one = launch_view(info, packed, plan, l, 0);
+      grid_ctas += plan_launch_grid(info, sm_count, one, std::numeric_limits<int32_t>::max()).tiles;
+    }
   for (CudaPlannedLaunch& l : wanted) {
     attn_cuda_params one = launch_view(info, packed, plan, l, 0);
-    l.grid = plan_launch_grid(info, sm_count, one);
+    l.grid = plan_launch_grid(info, sm_count, one, grid_ctas);
     l.q_tile0 = one.q_tile0;
     if (l.grid.kv_splits > 1) {
       l.partial_at = plan.partial_bytes;

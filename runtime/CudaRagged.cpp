@@ -92,12 +92,17 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
   return p;
 }
 
-CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_params& p) {
+CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_params& p, int64_t grid_ctas) {
   const int64_t tile0 = info.block_m > 0 ? p.q_first / info.block_m : 0;
   // One present row decides on packing heads as a decoding step does; otherwise the grid's tiles
   // run from the first present row's.
   const int64_t rows = p.q_len - p.q_first == 1 ? 1 : p.q_len - tile0 * info.block_m;
-  const CudaGrid g = plan_cuda_grid(info, sm_count, p.batch, p.q_heads, p.kv_heads, rows, p.kv_len);
+  int splits = 0;  // the launch's own count decides
+  if (grid_ctas > 0) {
+    const int64_t kv_tiles = info.block_n > 0 ? (p.kv_len + info.block_n - 1) / info.block_n : 1;
+    splits = cuda_kv_splits(sm_count, grid_ctas, kv_tiles);
+  }
+  const CudaGrid g = plan_cuda_grid(info, sm_count, p.batch, p.q_heads, p.kv_heads, rows, p.kv_len, splits);
   p.q_tile0 = g.pack_heads ? 0 : static_cast<int>(tile0);
   return g;
 }

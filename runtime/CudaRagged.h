@@ -67,7 +67,10 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
                                       size_t elem_bytes, int64_t table_stride = 0);
 
 /// The grid of the launch `p` (plan_cuda_grid over its present rows), setting p.q_tile0: the
-/// query tile of its first present row, 0 when heads are packed.
-CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_params& p);
+/// query tile of its first present row, 0 when heads are packed. Its split-KV shares fill the GPU
+/// as its own CTAs would, or with `grid_ctas` > 0 as that many CTAs (the launch one part of a
+/// larger grid: runtime/CudaLaunchPlan.h's one grid) would.
+CudaGrid plan_launch_grid(const CudaLaunchInfo& info, int sm_count, attn_cuda_params& p,
+                          int64_t grid_ctas = 0);
 
 }  // namespace attn

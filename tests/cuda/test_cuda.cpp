@@ -913,6 +913,15 @@ BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
     BOOST_TEST((l.tile_rows >= 0 && l.tile_runs > l.tile_rows &&
                 size_t(l.tile_runs) < plan.tile_ints.size()));  // each its own tile runs
   BOOST_TEST(plan.launches[0].tile_runs < plan.launches[1].tile_rows);
+  // As one grid the launches' CTAs count together for split-KV: on a 16-SM device the decoding
+  // sequence is split when launched alone, not beside the others' 56 CTAs.
+  CudaLaunchInfo together = info;
+  together.one_grid = true;
+  BOOST_TEST(plan_cuda_launches(info, 16, packed, seqs, {}, 0, {}, buffers).launches[1].grid.kv_splits > 1);
+  BOOST_TEST(plan_cuda_launches(together, 16, packed, seqs, {}, 0, {}, buffers).launches[1].grid.kv_splits ==
+             1);
+  BOOST_TEST(plan_cuda_launches(together, 132, packed, seqs, {}, 0, {}, buffers).launches[1].grid.kv_splits <
+             decode.grid.kv_splits);
 
   // Placed at made-up device addresses: each block is the sequence's view plus the plan's memory.
   const CudaPlanMemory at{0, 0x10000, 0x200000, 0x100000};
