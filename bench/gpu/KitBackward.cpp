@@ -54,6 +54,54 @@ BackwardSource parse_backward_source(std::string text) {
   return s;
 }
 
+ReferenceGradients reference_backward(CudaDevice& device, const CudaModule& module, const attn_cuda_params& p,
+                                      const void* dout, const std::vector<double>& lse,
+                                      const long long (&site_base)[ATTN_CUDA_MAX_SITES], long long grad_numel,
+                                      int64_t d, int64_t dv) {
+  std::vector<CudaBuffer> memory;
+  memory.reserve(8);
+  auto zeroed = [&](size_t bytes) {
+    memory.push_back(device.alloc(std::max<size_t>(bytes, 8)));
+    device.zero(memory.back());
+    return reinterpret_cast<double*>(memory.back().ptr());
+  };
+  const int64_t rows = int64_t(p.batch) * p.q_heads * p.q_len,
+                keys = int64_t(p.batch) * p.kv_heads * p.kv_len;
+  struct {
+    attn_cuda_params p;
+    const void* dout;
+    const double* lse;
+    double *delta, *dq, *dk, *dv, *grad;
+    long long site_base[ATTN_CUDA_MAX_SITES];
+  } rp;
+  std::memset(&rp, 0, sizeof rp);
+  rp.p = p;
+  rp.dout = dout;
+  memory.push_back(device.alloc(std::max<size_t>(lse.size() * 8, 8)));
+  device.upload(memory.back(), lse.data(), lse.size() * 8);
+  rp.lse = reinterpret_cast<const double*>(memory.back().ptr());
+  rp.delta = zeroed(size_t(rows) * 8);
+  rp.dq = zeroed(size_t(rows * d) * 8);
+  rp.dk = zeroed(size_t(keys * d) * 8), rp.dv = zeroed(size_t(keys * dv) * 8);
+  if (grad_numel > 0) rp.grad = zeroed(size_t(grad_numel) * 8);
+  std::copy(site_base, site_base + ATTN_CUDA_MAX_SITES, rp.site_base);
+  device.launch(module, "attn_reference_bwd_rows", {unsigned((rows + 127) / 128), 1, 1}, 128, 0, &rp,
+                sizeof rp);
+  device.launch(module, "attn_reference_bwd_keys", {unsigned((keys + 127) / 128), 1, 1}, 128, 0, &rp,
+                sizeof rp);
+  device.synchronize();
+  auto take = [&](const double* ptr, int64_t n) {
+    std::vector<double> v(static_cast<size_t>(n));
+    device.download(v.data(), CudaBuffer::borrow(reinterpret_cast<uint64_t>(ptr), v.size() * 8),
+                    v.size() * 8);
+    return v;
+  };
+  ReferenceGradients g;
+  g.dq = take(rp.dq, rows * d), g.dk = take(rp.dk, keys * d), g.dv = take(rp.dv, keys * dv);
+  if (grad_numel > 0) g.grad = take(rp.grad, grad_numel);
+  return g;
+}
+
 GradientErrors check_backward(CudaDevice& device, const CudaModule& module, const BackwardSource& src,
                               const CudaPreparedLaunch& fwd, const std::vector<ArgSpec>& args,
                               const std::vector<HostTensor>& buffers, const std::vector<double>& ref_out,
@@ -169,49 +217,24 @@ GradientErrors check_backward(CudaDevice& device, const CudaModule& module, cons
   }
 
   // The f64 reference on the same inputs and dOut.
-  struct {
-    attn_cuda_params p;
-    const void* dout;
-    const double* lse;
-    double *delta, *dq, *dk, *dv, *grad;
-    long long site_base[ATTN_CUDA_MAX_SITES];
-  } rp;
-  std::memset(&rp, 0, sizeof rp);
-  rp.p = p;
-  rp.p.error = nullptr;  // the inputs are in range: the kernel's run above reported nothing
-  rp.dout = bp.dout;
-  rp.lse = reinterpret_cast<const double*>(upload(ref_lse.data(), ref_lse.size() * sizeof(double)));
-  rp.delta = reinterpret_cast<double*>(zeroed(size_t(B * Hq * Lq) * 8));
-  rp.dq = reinterpret_cast<double*>(zeroed(size_t(B * Hq * Lq * D) * 8));
-  rp.dk = reinterpret_cast<double*>(zeroed(size_t(B * Hkv * Lkv * D) * 8));
-  rp.dv = reinterpret_cast<double*>(zeroed(size_t(B * Hkv * Lkv * Dv) * 8));
-  if (bp.grad_numel > 0) rp.grad = reinterpret_cast<double*>(zeroed(size_t(bp.grad_numel) * 8));
-  std::copy(bp.site_base, bp.site_base + ATTN_CUDA_MAX_SITES, rp.site_base);
-  const unsigned rows = static_cast<unsigned>((B * Hq * Lq + 127) / 128);
-  const unsigned keys = static_cast<unsigned>((B * Hkv * Lkv + 127) / 128);
-  device.launch(module, "attn_reference_bwd_rows", {rows, 1, 1}, 128, 0, &rp, sizeof rp);
-  device.launch(module, "attn_reference_bwd_keys", {keys, 1, 1}, 128, 0, &rp, sizeof rp);
-  device.synchronize();
-
+  attn_cuda_params inputs = p;
+  inputs.error = nullptr;  // the inputs are in range: the kernel's run above reported nothing
+  const ReferenceGradients want =
+      reference_backward(device, module, inputs, bp.dout, ref_lse, bp.site_base, bp.grad_numel, D, Dv);
   auto got = [&](const void* ptr, std::vector<int64_t> shape) {
     HostTensor t(src.dtype, std::move(shape));
     device.download(t.bytes.data(), CudaBuffer::borrow(reinterpret_cast<uint64_t>(ptr), t.bytes.size()),
                     t.bytes.size());
     return widen(t);
   };
-  auto want = [&](const double* ptr, size_t n) {
-    std::vector<double> v(n);
-    device.download(v.data(), CudaBuffer::borrow(reinterpret_cast<uint64_t>(ptr), n * 8), n * 8);
-    return v;
-  };
-  result.dq = relative(got(bp.dq, {B, Hq, Lq, D}), want(rp.dq, size_t(B * Hq * Lq * D)));
-  result.dk = relative(got(bp.dk, {B, Hkv, Lkv, D}), want(rp.dk, size_t(B * Hkv * Lkv * D)));
-  result.dv = relative(got(bp.dv, {B, Hkv, Lkv, Dv}), want(rp.dv, size_t(B * Hkv * Lkv * Dv)));
+  result.dq = relative(got(bp.dq, {B, Hq, Lq, D}), want.dq);
+  result.dk = relative(got(bp.dk, {B, Hkv, Lkv, D}), want.dk);
+  result.dv = relative(got(bp.dv, {B, Hkv, Lkv, Dv}), want.dv);
   if (bp.grad_numel > 0) {
     std::vector<float> g(static_cast<size_t>(bp.grad_numel));
     device.download(g.data(), CudaBuffer::borrow(reinterpret_cast<uint64_t>(bp.grad_out), g.size() * 4),
                     g.size() * 4);
-    result.dbuffers = relative(std::vector<double>(g.begin(), g.end()), want(rp.grad, g.size()));
+    result.dbuffers = relative(std::vector<double>(g.begin(), g.end()), want.grad);
   }
   return result;
 }

@@ -31,6 +31,20 @@ struct GradientErrors {
   double worst() const;
 };
 
+/// The f64 backward reference's gradients of one launch: dQ [B, Hq, Lq, D], dK [B, Hkv, Lkv, D],
+/// dV [B, Hkv, Lkv, Dv] and the buffer gradients end to end.
+struct ReferenceGradients {
+  std::vector<double> dq, dk, dv, grad;
+};
+
+/// The f64 backward reference (`module`'s attn_reference_bwd_rows and _keys) of the launch `p`
+/// (its inputs, lengths and batch_base), dOut at device address `dout` (dense [B, Hq, Lq, Dv]),
+/// the f64 forward's LSE `lse`, read site s adding to site_base[s] of `grad_numel` gradients.
+ReferenceGradients reference_backward(CudaDevice& device, const CudaModule& module, const attn_cuda_params& p,
+                                      const void* dout, const std::vector<double>& lse,
+                                      const long long (&site_base)[ATTN_CUDA_MAX_SITES], long long grad_numel,
+                                      int64_t d, int64_t dv);
+
 /// One backward check on the inputs `fwd` holds on the device (prepare_cuda_launch's), given the
 /// f64 reference forward's out and lse; `module` is the backward's source with the f64 backward
 /// reference appended. Every f32 buffer a read site of the score reads gets its gradient.

@@ -86,7 +86,8 @@ const std::pair<HostTensor, HostTensor>& decode_kv(const Kit& k, std::mt19937& r
   return it->second;
 }
 
-/// Rows [first, first + rows) of the packed `t` ([T, H, C]) as a dense [1, H, rows, C] copy.
+}  // namespace
+
 HostTensor sequence_rows(const HostTensor& t, int64_t first, int64_t rows) {
   const int64_t heads = t.shape[1], cols = t.shape[2];
   HostTensor out(t.type, {1, heads, rows, cols});
@@ -97,8 +98,6 @@ HostTensor sequence_rows(const HostTensor& t, int64_t first, int64_t rows) {
                   t.bytes.data() + size_t((first + r) * heads + h) * row, row);
   return out;
 }
-
-}  // namespace
 
 /// The f64 reference forward of one launch (its own error word says whether it read out of range).
 Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,

@@ -43,6 +43,9 @@ struct Reference {
 Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
                         const CudaPreparedLaunch& L);
 
+/// Rows [first, first + rows) of a packed [T, H, C] tensor as a dense [1, H, rows, C] one.
+HostTensor sequence_rows(const HostTensor& t, int64_t first, int64_t rows);
+
 /// `info` without its run-time tile plan: the reference launches visit every key (a plan would
 /// read the buffers on the host first).
 CudaLaunchInfo without_plan(CudaLaunchInfo info);

@@ -17,18 +17,6 @@ namespace attn::kit {
 
 namespace {
 
-/// Rows [first, first + rows) of a packed [T, H, C] tensor as a dense [1, H, rows, C] one.
-HostTensor dense_rows(const HostTensor& t, int64_t first, int64_t rows) {
-  const int64_t heads = t.shape[1], cols = t.shape[2];
-  HostTensor out(t.type, {1, heads, rows, cols});
-  const size_t es = scalar_type_size(t.type), row = size_t(cols) * es;
-  for (int64_t h = 0; h < heads; ++h)
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(out.bytes.data() + size_t(h * rows + r) * row,
-                  t.bytes.data() + size_t((first + r) * heads + h) * row, row);
-  return out;
-}
-
 /// max |got - want| / max(1, max |want|), NaN counting as infinite.
 struct Relative {
   double worst = 0, scale = 1;
@@ -69,8 +57,9 @@ GradientErrors check_ragged_backward(CudaDevice& device, const CudaModule& fwd_m
       for (int64_t r = 0; r < ql * hq; ++r) lse.set(q0 * hq + r, -INFINITY);
       continue;
     }
-    const CudaLaunchRequest req = request_for(k, dense_rows(q, q0, ql), dense_rows(kt, cu_k[size_t(s)], kl),
-                                              dense_rows(v, cu_k[size_t(s)], kl), buffers);
+    const CudaLaunchRequest req =
+        request_for(k, sequence_rows(q, q0, ql), sequence_rows(kt, cu_k[size_t(s)], kl),
+                    sequence_rows(v, cu_k[size_t(s)], kl), buffers);
     dense[size_t(s)] = prepare_cuda_launch(device, ref_info, req);
     dense[size_t(s)].params.batch_base = static_cast<int>(s);
     const Reference r = run_reference(device, fwd_module, ref_info, dense[size_t(s)]);
@@ -175,64 +164,30 @@ GradientErrors check_ragged_backward(CudaDevice& device, const CudaModule& fwd_m
       for (int64_t i = 0; i < kl * hkv * dv && ql == 0; ++i) ev.add(got_v.get(k0 * hkv * dv + i), 0.0);
       continue;
     }
-    const HostTensor sdout = dense_rows(dout, q0, ql);
-    std::deque<CudaBuffer> scratch;
-    auto zeroed = [&](size_t bytes) {
-      scratch.push_back(device.alloc(std::max<size_t>(bytes, 8)));
-      device.zero(scratch.back());
-      return scratch.back().ptr();
-    };
-    scratch.push_back(device.alloc(sdout.bytes.size()));
-    device.upload(scratch.back(), sdout.bytes.data(), sdout.bytes.size());
-    const uint64_t dout_memory = scratch.back().ptr();
-    scratch.push_back(device.alloc(seq_lse[size_t(s)].size() * 8));
-    device.upload(scratch.back(), seq_lse[size_t(s)].data(), seq_lse[size_t(s)].size() * 8);
-    const uint64_t lse_memory = scratch.back().ptr();
-    long long grad_numel = 0;
-    std::vector<long long> site_base(ATTN_CUDA_MAX_SITES, -1);
+    const HostTensor sdout = sequence_rows(dout, q0, ql);
+    CudaBuffer dout_memory = device.alloc(sdout.bytes.size());
+    device.upload(dout_memory, sdout.bytes.data(), sdout.bytes.size());
+    long long grad_numel = 0, site_base[ATTN_CUDA_MAX_SITES];
+    std::fill(site_base, site_base + ATTN_CUDA_MAX_SITES, -1);
     std::vector<std::pair<long long, int64_t>> wanted;  // offset, numel, in wanted order
     size_t bi = 0;
     for (const ArgSpec& a : k.args) {
       if (!a.buffer) continue;
       const HostTensor& t = buffers[bi++];
-      if (a.elem != "f32") continue;
-      const auto it = std::find(src.site_buffers.begin(), src.site_buffers.end(), a.name);
-      if (it == src.site_buffers.end()) continue;
+      if (a.elem != "f32" ||
+          std::find(src.site_buffers.begin(), src.site_buffers.end(), a.name) == src.site_buffers.end())
+        continue;
       for (size_t site = 0; site < src.site_buffers.size() && site < ATTN_CUDA_MAX_SITES; ++site)
         if (src.site_buffers[site] == a.name) site_base[site] = grad_numel;
       wanted.emplace_back(grad_numel, t.numel());
       grad_numel += t.numel();
     }
-    struct {
-      attn_cuda_params p;
-      const void* dout;
-      const double* lse;
-      double *delta, *dq, *dk, *dv, *grad;
-      long long site_base[ATTN_CUDA_MAX_SITES];
-    } rp;
-    std::memset(&rp, 0, sizeof rp);
-    rp.p = dense[size_t(s)].params;
-    rp.p.error = nullptr;
-    rp.dout = reinterpret_cast<const void*>(dout_memory);
-    rp.lse = reinterpret_cast<const double*>(lse_memory);
-    rp.delta = reinterpret_cast<double*>(zeroed(size_t(hq * ql) * 8));
-    rp.dq = reinterpret_cast<double*>(zeroed(size_t(hq * ql * d) * 8));
-    rp.dk = reinterpret_cast<double*>(zeroed(size_t(hkv * kl * d) * 8));
-    rp.dv = reinterpret_cast<double*>(zeroed(size_t(hkv * kl * dv) * 8));
-    if (grad_numel > 0) rp.grad = reinterpret_cast<double*>(zeroed(size_t(grad_numel) * 8));
-    std::copy(site_base.begin(), site_base.end(), rp.site_base);
-    device.launch(module, "attn_reference_bwd_rows", {unsigned((hq * ql + 127) / 128), 1, 1}, 128, 0, &rp,
-                  sizeof rp);
-    device.launch(module, "attn_reference_bwd_keys", {unsigned((hkv * kl + 127) / 128), 1, 1}, 128, 0, &rp,
-                  sizeof rp);
-    device.synchronize();
-    auto want = [&](const double* ptr, size_t count) {
-      std::vector<double> w(count);
-      device.download(w.data(), CudaBuffer::borrow(reinterpret_cast<uint64_t>(ptr), count * 8), count * 8);
-      return w;
-    };
-    const std::vector<double> wq = want(rp.dq, size_t(hq * ql * d)), wk = want(rp.dk, size_t(hkv * kl * d)),
-                              wv = want(rp.dv, size_t(hkv * kl * dv));
+    attn_cuda_params inputs = dense[size_t(s)].params;
+    inputs.error = nullptr;
+    const ReferenceGradients ref =
+        reference_backward(device, module, inputs, reinterpret_cast<const void*>(dout_memory.ptr()),
+                           seq_lse[size_t(s)], site_base, grad_numel, d, dv);
+    const std::vector<double>&wq = ref.dq, &wk = ref.dk, &wv = ref.dv;
     // Dense [1, H, L, C] against packed [T, H, C] rows.
     for (int64_t h = 0; h < hq; ++h)
       for (int64_t i = 0; i < ql; ++i)
@@ -246,7 +201,7 @@ GradientErrors check_ragged_backward(CudaDevice& device, const CudaModule& fwd_m
           ev.add(got_v.get(((k0 + j) * hkv + h) * dv + c), wv[size_t((h * kl + j) * dv + c)]);
       }
     if (grad_numel > 0) {
-      const std::vector<double> wg = want(rp.grad, size_t(grad_numel));
+      const std::vector<double>& wg = ref.grad;
       for (size_t w = 0; w < wanted.size(); ++w) {
         std::vector<double>& sum = grad_sums[w];
         sum.resize(size_t(wanted[w].second), 0.0);
