@@ -332,6 +332,22 @@ double relative_error(const HostTensor& a, const HostTensor& b) {
   return worst / scale;
 }
 
+/// Gradients `got` against the reference's within `tol`, and `again` (a second run) the same bits.
+void check_gradients(const std::string& label, const GradientRequest& request, const KernelGradients& got,
+                     const KernelGradients& again, const KernelGradients& ref, double tol) {
+  BOOST_TEST(relative_error(got.dq, ref.dq) <= tol, label << " dQ");
+  BOOST_TEST(relative_error(got.dk, ref.dk) <= tol, label << " dK");
+  BOOST_TEST(relative_error(got.dv, ref.dv) <= tol, label << " dV");
+  for (const std::string& b : request.buffers)
+    BOOST_TEST(relative_error(got.buffers.at(b), ref.buffers.at(b)) <= tol, label << " d" << b);
+  BOOST_TEST((got.dq.bytes == again.dq.bytes), label << " dQ differs between runs");
+  BOOST_TEST((got.dk.bytes == again.dk.bytes), label << " dK differs between runs");
+  BOOST_TEST((got.dv.bytes == again.dv.bytes), label << " dV differs between runs");
+  for (const std::string& b : request.buffers)
+    BOOST_TEST((got.buffers.at(b).bytes == again.buffers.at(b).bytes),
+               label << " d" << b << " differs between runs");
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
@@ -379,19 +395,7 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
         BOOST_ERROR(label << ": " << e.what());
         continue;
       }
-      const double tol = tolerance(ir->options.dtype);
-      BOOST_TEST(relative_error(got.gradients.dq, ref.dq) <= tol, label << " dQ");
-      BOOST_TEST(relative_error(got.gradients.dk, ref.dk) <= tol, label << " dK");
-      BOOST_TEST(relative_error(got.gradients.dv, ref.dv) <= tol, label << " dV");
-      for (const std::string& b : request.buffers)
-        BOOST_TEST(relative_error(got.gradients.buffers.at(b), ref.buffers.at(b)) <= tol, label << " d" << b);
-      // Deterministic: a second run writes the same bits.
-      BOOST_TEST((got.gradients.dq.bytes == again.gradients.dq.bytes), label << " dQ differs between runs");
-      BOOST_TEST((got.gradients.dk.bytes == again.gradients.dk.bytes), label << " dK differs between runs");
-      BOOST_TEST((got.gradients.dv.bytes == again.gradients.dv.bytes), label << " dV differs between runs");
-      for (const std::string& b : request.buffers)
-        BOOST_TEST((got.gradients.buffers.at(b).bytes == again.gradients.buffers.at(b).bytes),
-                   label << " d" << b << " differs between runs");
+      check_gradients(label, request, got.gradients, again.gradients, ref, tolerance(ir->options.dtype));
       // Fully masked rows (first_rows_bf16, inf_rows_bf16: queries 0-4), rows whose scores are all
       // -inf and rows with a score at +Inf (inf_rows_bf16) have an infinite LSE and get dQ exactly 0.
       int infinite_rows = 0;
@@ -448,19 +452,7 @@ BOOST_AUTO_TEST_CASE(ragged_backward_matches_the_reference_backward) {
       BOOST_ERROR(name << " ragged: " << e.what());
       continue;
     }
-    const double tol = tolerance(ir->options.dtype);
-    BOOST_TEST(relative_error(got.gradients.dq, ref.dq) <= tol, name << " ragged dQ");
-    BOOST_TEST(relative_error(got.gradients.dk, ref.dk) <= tol, name << " ragged dK");
-    BOOST_TEST(relative_error(got.gradients.dv, ref.dv) <= tol, name << " ragged dV");
-    for (const std::string& b : request.buffers)
-      BOOST_TEST(relative_error(got.gradients.buffers.at(b), ref.buffers.at(b)) <= tol,
-                 name << " ragged d" << b);
-    BOOST_TEST((got.gradients.dq.bytes == again.gradients.dq.bytes),
-               name << " ragged dQ differs between runs");
-    BOOST_TEST((got.gradients.dk.bytes == again.gradients.dk.bytes),
-               name << " ragged dK differs between runs");
-    for (const std::string& b : request.buffers)
-      BOOST_TEST((got.gradients.buffers.at(b).bytes == again.gradients.buffers.at(b).bytes),
-                 name << " ragged d" << b << " differs between runs");
+    check_gradients(std::string(name) + " ragged", request, got.gradients, again.gradients, ref,
+                    tolerance(ir->options.dtype));
   }
 }
