@@ -84,7 +84,7 @@ class CudaModuleAdapter : public CudaKernelModule {
           },
           why);
       if (!why.empty()) return fail(a, why), nullptr;
-      return std::make_shared<const CudaCallPlan>(this, CudaPlacedPlan(*device_, std::move(plan)));
+      return std::make_shared<const CudaCallPlan>(this, device_, CudaPlacedPlan(*device_, std::move(plan)));
     } catch (const CudaError& e) {
       return fail(a, e.what()), nullptr;
     } catch (const std::invalid_argument& e) {

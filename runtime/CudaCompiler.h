@@ -21,8 +21,10 @@ class CudaKernelModule;
 
 /// A call's launches planned by CudaKernelModule::plan, for launch_planned.
 struct CudaCallPlan {
-  CudaCallPlan(const CudaKernelModule* m, CudaPlacedPlan p) : module(m), placed(std::move(p)) {}
-  const CudaKernelModule* module;  ///< the kernel that planned it (its tiles and grids)
+  CudaCallPlan(const CudaKernelModule* m, std::shared_ptr<CudaDevice> d, CudaPlacedPlan p)
+      : module(m), device(std::move(d)), placed(std::move(p)) {}
+  const CudaKernelModule* module;      ///< the kernel that planned it (its tiles and grids)
+  std::shared_ptr<CudaDevice> device;  ///< kept open while the plan's memory lives
   CudaPlacedPlan placed;
 };
 
