@@ -161,15 +161,11 @@ void launch_cuda_backward_module(CudaDevice& device, int ordinal, const CudaModu
   CudaStreamScratch scratch(device, stream);
   std::vector<CudaSequence> seqs;  // a ragged batch's, checked as the forward's
   if (ragged) {
-    attn_kernel_args layout{};
-    layout.abi_version = 5, layout.q = a.q, layout.k = a.k;
-    layout.cu_seqlens_q = a.cu_seqlens_q, layout.cu_seqlens_k = a.cu_seqlens_k;
-    std::vector<int32_t> no_table;
-    int64_t no_pages = 0;
     const std::string why =
-        read_cuda_layout(&layout, seqs, no_table, no_pages, [&](void* dst, const void* src, size_t bytes) {
-          scratch.download(dst, reinterpret_cast<uint64_t>(src), bytes);
-        });
+        read_ragged_layout(a.cu_seqlens_q, a.cu_seqlens_k, a.q->shape[0], a.k->shape[0], seqs,
+                           [&](void* dst, const void* src, size_t bytes) {
+                             scratch.download(dst, reinterpret_cast<uint64_t>(src), bytes);
+                           });
     if (!why.empty()) throw std::invalid_argument(why);
   } else {
     seqs.push_back({0, p.q_len, 0, p.kv_len, 0});  // the dense batch: one launch of every entry

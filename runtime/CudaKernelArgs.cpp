@@ -69,21 +69,28 @@ std::string read_table(const DLTensor* t, const std::string& name, int rank, std
 
 }  // namespace
 
+std::string read_ragged_layout(const DLTensor* cu_seqlens_q, const DLTensor* cu_seqlens_k, int64_t tq,
+                               int64_t tk, std::vector<CudaSequence>& out, const CudaDownload& download) {
+  out.clear();
+  if (!cu_seqlens_q) return "a ragged batch or paged cache needs cu_seqlens_q";
+  if (!cu_seqlens_k) return "a ragged batch needs both cu_seqlens_q and cu_seqlens_k; cu_seqlens_k is NULL";
+  std::vector<int64_t> cu_q, cu_k;
+  if (std::string why = read_table(cu_seqlens_q, "cu_seqlens_q", 1, cu_q, download); !why.empty()) return why;
+  if (std::string why = read_table(cu_seqlens_k, "cu_seqlens_k", 1, cu_k, download); !why.empty()) return why;
+  return check_ragged_layout(cu_q, cu_k, tq, tk, out);
+}
+
 std::string read_cuda_layout(const attn_kernel_args* a, std::vector<CudaSequence>& out,
                              std::vector<int32_t>& table, int64_t& max_pages, const CudaDownload& download) {
   out.clear(), table.clear(), max_pages = 0;
   if (!cuda_call_is_ragged(a)) return {};
-  std::vector<int64_t> cu_q, cu_k;
+  if (!cuda_call_is_paged(a))
+    return read_ragged_layout(a->cu_seqlens_q, a->cu_seqlens_k, a->q->shape[0], a->k->shape[0], out,
+                              download);
+  std::vector<int64_t> cu_q;
   if (!a->cu_seqlens_q) return "a ragged batch or paged cache needs cu_seqlens_q";
   if (std::string why = read_table(a->cu_seqlens_q, "cu_seqlens_q", 1, cu_q, download); !why.empty())
     return why;
-  if (!cuda_call_is_paged(a)) {
-    if (!a->cu_seqlens_k)
-      return "a ragged batch needs both cu_seqlens_q and cu_seqlens_k; cu_seqlens_k is NULL";
-    if (std::string why = read_table(a->cu_seqlens_k, "cu_seqlens_k", 1, cu_k, download); !why.empty())
-      return why;
-    return check_ragged_layout(cu_q, cu_k, a->q->shape[0], a->k->shape[0], out);
-  }
   if (a->cu_seqlens_k) return "a paged KV cache takes its key lengths from kv_lens, not cu_seqlens_k";
   if (!a->page_table || !a->kv_lens) return "a paged KV cache needs both page_table and kv_lens";
   std::vector<int64_t> entries, lens;

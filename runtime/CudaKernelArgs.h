@@ -25,6 +25,12 @@ using CudaDownload = std::function<void(void* dst, const void* src, size_t bytes
 bool cuda_call_is_paged(const attn_kernel_args* a);
 bool cuda_call_is_ragged(const attn_kernel_args* a);
 
+/// The sequences of a ragged batch whose boundaries `cu_seqlens_q` and `cu_seqlens_k` (i32 or i64,
+/// in CPU memory or read through `download` from GPU memory) hold over `tq` and `tk` packed rows,
+/// checked (check_ragged_layout), into `out`. "" or the message.
+std::string read_ragged_layout(const DLTensor* cu_seqlens_q, const DLTensor* cu_seqlens_k, int64_t tq,
+                               int64_t tk, std::vector<CudaSequence>& out, const CudaDownload& download);
+
 /// The layout of a ragged or paged call `a`, checked (check_ragged_layout, check_paged_layout):
 /// its sequences into `out` (none for a dense call) and a paged cache's table as i32 rows of
 /// `max_pages` entries into `table`. The boundaries, table and key counts are read from CPU memory,

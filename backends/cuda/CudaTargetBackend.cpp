@@ -53,13 +53,11 @@ class CudaLoadedKernel : public LoadedKernel {
   const Kernel* loaded() const override { return &kernel_; }
 
   int plan(const attn_kernel_args& args, std::shared_ptr<const void>& plan) const override {
-    plan = module().plan(&args);
-    return plan ? 0 : 1;
+    return module().plan_calls(&args, plan);
   }
 
   int call_planned(const void* plan, const attn_kernel_args& args, void* stream) const override {
-    if (!plan) return call(args, stream);
-    return module().launch_planned(*static_cast<const CudaCallPlan*>(plan), &args, stream);
+    return plan ? module().invoke_planned(plan, &args, stream) : call(args, stream);
   }
 
  private:

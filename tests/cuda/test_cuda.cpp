@@ -56,6 +56,21 @@ const NvrtcResult& compile_once(const std::string& source, const std::string& na
   return it->second;
 }
 
+/// A build the NVRTC tests compile: compute capability, NVRTC arch, tile shape (none: the table's).
+using CudaBuild = std::tuple<int, const char*, std::optional<CudaTileConfig>>;
+
+/// The table's shape on Ampere (and on Hopper with `hopper_table`), and Hopper's warpgroup kernel
+/// where it applies (head dims unset: 128).
+std::vector<CudaBuild> cuda_builds(const KernelIR& ir, bool hopper_table) {
+  const KernelOptions& ko = ir.options;
+  const int d = ko.head_dim ? ko.head_dim : 128, dv = ko.value_dim ? ko.value_dim : d;
+  std::vector<CudaBuild> builds = {{80, "sm_80", std::nullopt}};
+  if (hopper_table) builds.emplace_back(90, "sm_90a", std::nullopt);
+  if (std::optional<CudaTileConfig> w = cuda_wgmma_tiles(90, ko.dtype, d, dv))
+    builds.emplace_back(90, "sm_90a", w);
+  return builds;
+}
+
 /// Cases that compile with NVRTC run wherever the build found the CUDA toolkit (a missing NVRTC
 /// then fails them) and skip in a build without it where no NVRTC is loadable.
 boost::test_tools::assertion_result needs_nvrtc(boost::unit_test::test_unit_id) {
@@ -179,13 +194,7 @@ BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc, *boost::unit_test::precon
   table << "NVRTC " << nvrtc_version() << "\n";
   for (const test::TestKernel& k : kernels) {
     // The table's shapes on Ampere and Hopper, and Hopper's warpgroup kernel where it applies.
-    const KernelOptions& ko = k.ir->options;
-    const int d = ko.head_dim ? ko.head_dim : 128, dv = ko.value_dim ? ko.value_dim : d;
-    std::vector<std::tuple<int, const char*, std::optional<CudaTileConfig>>> shapes = {
-        {80, "sm_80", std::nullopt}, {90, "sm_90a", std::nullopt}};
-    if (std::optional<CudaTileConfig> w = cuda_wgmma_tiles(90, ko.dtype, d, dv))
-      shapes.emplace_back(90, "sm_90a", w);
-    for (const auto& [sm, arch, tiles] : shapes) {
+    for (const auto& [sm, arch, tiles] : cuda_builds(*k.ir, true)) {
       CudaPrintOptions po;
       po.sm = sm;
       po.tiles = tiles;
@@ -227,13 +236,7 @@ BOOST_AUTO_TEST_CASE(one_grid_builds_compile_with_nvrtc, *boost::unit_test::prec
     const std::string name = kernel_name(*k.ir);
     if (name != "causal_bf16_128" && name != "documents_bf16_128" && name != "std_sliding_window_f32")
       continue;
-    const KernelOptions& ko = k.ir->options;
-    const int d = ko.head_dim ? ko.head_dim : 128, dv = ko.value_dim ? ko.value_dim : d;
-    std::vector<std::tuple<int, const char*, std::optional<CudaTileConfig>>> shapes = {
-        {80, "sm_80", std::nullopt}};
-    if (std::optional<CudaTileConfig> w = cuda_wgmma_tiles(90, ko.dtype, d, dv))
-      shapes.emplace_back(90, "sm_90a", w);
-    for (const auto& [sm, arch, tiles] : shapes) {
+    for (const auto& [sm, arch, tiles] : cuda_builds(*k.ir, false)) {
       CudaPrintOptions po;
       po.sm = sm;
       po.tiles = tiles;

@@ -332,6 +332,27 @@ double relative_error(const HostTensor& a, const HostTensor& b) {
   return worst / scale;
 }
 
+/// A random dOut (rows `rows`, `dv` columns) and, for a kernel with an LSE, dLSE, for the backward of
+/// `ir` on `in`; every f32 buffer's gradient asked for, its values slopes and biases of both signs,
+/// small enough for f32 scores (a `table` buffer made [Hq, 200] first).
+GradientRequest gradient_request(const KernelIR& ir, KernelInputs& in, std::vector<int64_t> rows, int64_t dv,
+                                 std::mt19937& rng) {
+  GradientRequest request;
+  std::vector<int64_t> out = rows;
+  out.push_back(dv);
+  request.dout = random_tensor(io_scalar_type(ir.options.dtype), out, rng);
+  if (ir.options.lse) request.dlse = random_tensor(ScalarType::F32, rows, rng);
+  if (in.buffers.count("table")) in.buffers["table"] = HostTensor(ScalarType::F32, {in.q.shape[1], 200});
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Buffer && a.elem == ElemType::F32) {
+      request.buffers.push_back(a.name);
+      HostTensor& t = in.buffers.at(a.name);
+      for (int64_t i = 0; i < t.numel(); ++i)
+        t.set(i, 0.01 * static_cast<double>(static_cast<int>(rng() % 200) - 100));
+    }
+  return request;
+}
+
 /// Gradients `got` against the reference's within `tol`, and `again` (a second run) the same bits.
 void check_gradients(const std::string& label, const GradientRequest& request, const KernelGradients& got,
                      const KernelGradients& again, const KernelGradients& ref, double tol) {
@@ -363,20 +384,8 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
     auto ir = lower_backward_kernel(name);
     for (auto [lq, lkv] : {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {130, 64}, {300, 129}}) {
       KernelInputs in = make_inputs(*ir, lq, lkv, rng);
-      GradientRequest request;
-      request.dout = random_tensor(io_scalar_type(ir->options.dtype),
-                                   {in.q.shape[0], in.q.shape[1], in.q.shape[2], in.v.shape[3]}, rng);
-      if (ir->options.lse)
-        request.dlse = random_tensor(ScalarType::F32, {in.q.shape[0], in.q.shape[1], in.q.shape[2]}, rng);
-      if (in.buffers.count("table")) in.buffers["table"] = HostTensor(ScalarType::F32, {in.q.shape[1], 200});
-      for (const KernelArg& a : ir->args)
-        if (a.kind == KernelArg::Kind::Buffer && a.elem == ElemType::F32) {
-          request.buffers.push_back(a.name);
-          // Slopes and biases of both signs, small enough for f32 scores.
-          HostTensor& t = in.buffers.at(a.name);
-          for (int64_t i = 0; i < t.numel(); ++i)
-            t.set(i, 0.01 * static_cast<double>(static_cast<int>(rng() % 200) - 100));
-        }
+      const GradientRequest request =
+          gradient_request(*ir, in, {in.q.shape[0], in.q.shape[1], in.q.shape[2]}, in.v.shape[3], rng);
       const std::string label =
           std::string(name) + " Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv);
       KernelGradients ref;
@@ -425,18 +434,8 @@ BOOST_AUTO_TEST_CASE(ragged_backward_matches_the_reference_backward) {
   for (const char* name : {"causal_bf16_64", "alibi_bf16_128", "rel_bias_bf16", "inf_rows_bf16"}) {
     auto ir = lower_backward_kernel(name);
     KernelInputs in = make_ragged_inputs(*ir, rng);
-    const int64_t tq = in.q.shape[0], hq = in.q.shape[1];
-    GradientRequest request;
-    request.dout = random_tensor(io_scalar_type(ir->options.dtype), {tq, hq, in.v.shape[2]}, rng);
-    if (ir->options.lse) request.dlse = random_tensor(ScalarType::F32, {tq, hq}, rng);
-    if (in.buffers.count("table")) in.buffers["table"] = HostTensor(ScalarType::F32, {hq, 200});
-    for (const KernelArg& a : ir->args)
-      if (a.kind == KernelArg::Kind::Buffer && a.elem == ElemType::F32) {
-        request.buffers.push_back(a.name);
-        HostTensor& t = in.buffers.at(a.name);
-        for (int64_t i = 0; i < t.numel(); ++i)
-          t.set(i, 0.01 * static_cast<double>(static_cast<int>(rng() % 200) - 100));
-      }
+    const GradientRequest request =
+        gradient_request(*ir, in, {in.q.shape[0], in.q.shape[1]}, in.v.shape[2], rng);
     KernelGradients ref;
     try {
       ref = run_reference_backward(*ir, in, request, 0);
