@@ -172,11 +172,13 @@ void launch_cuda_backward_module(CudaDevice& device, int ordinal, const CudaModu
   }
   const size_t es = scalar_type_size(info.dtype);
   auto q_tiles_of = [&](int64_t q_len) { return (q_len + info.block_m - 1) / info.block_m; };
+  // Which sequences launch: those with queries and keys, and with a sink those with queries only
+  // (attn_bwd_dq gives their rows' sink gradients and zero dQ rows).
+  auto launches = [&](const CudaSequence& s) { return s.q_len > 0 && (s.k_len > 0 || info.sink); };
   int64_t delta_rows = 0, slots = 0;  // the largest launch's rows, every launch's slots (a slot per dq warp)
   for (const CudaSequence& s : seqs) {
     delta_rows = std::max<int64_t>(delta_rows, int64_t(p.batch) * p.q_heads * s.q_len);
-    if (s.q_len > 0 && s.k_len > 0)
-      slots += int64_t(p.batch) * p.q_heads * q_tiles_of(s.q_len) * (info.block_m / 16);
+    if (launches(s)) slots += int64_t(p.batch) * p.q_heads * q_tiles_of(s.q_len) * (info.block_m / 16);
   }
   bp.delta = reinterpret_cast<float*>(scratch.alloc(size_t(delta_rows) * 4));  // launches in order reuse it
   if (bp.grad_numel > 0) {
@@ -192,14 +194,14 @@ void launch_cuda_backward_module(CudaDevice& device, int ordinal, const CudaModu
   int64_t slot = 0;
   for (size_t i = 0; i < seqs.size(); ++i) {
     const CudaSequence& s = seqs[i];
-    if (ragged && (s.q_len == 0 || s.k_len == 0)) {
+    if (ragged && !launches(s)) {
       if (s.k_len == 0) zero_rows(scratch, a.dq, "dq", s.q_row, s.q_len, es);
       if (s.q_len == 0)
         zero_rows(scratch, a.dk, "dk", s.k_row, s.k_len, es),
             zero_rows(scratch, a.dv, "dv", s.k_row, s.k_len, es);
       continue;
     }
-    if (s.q_len <= 0 || s.k_len <= 0) continue;
+    if (!launches(s)) continue;
     attn_cuda_bwd_params one = ragged ? cuda_backward_sequence_params(bp, s, static_cast<int>(i), es) : bp;
     if (bp.grad_partial) one.grad_partial = bp.grad_partial + slot * bp.grad_numel;
     const unsigned B = unsigned(one.fwd.batch), Hq = unsigned(p.q_heads), Hkv = unsigned(p.kv_heads);
@@ -207,8 +209,9 @@ void launch_cuda_backward_module(CudaDevice& device, int ordinal, const CudaModu
     const unsigned q_tiles = unsigned(q_tiles_of(q_len));
     slot += int64_t(B) * Hq * q_tiles * (info.block_m / 16);
     device.launch(module, info.pre, {(q_len + 3) / 4, Hq, B}, 128, 0, &one, sizeof one, stream);
-    device.launch(module, info.dkdv, {(kv_len + info.block_n - 1) / info.block_n, Hkv, B},
-                  unsigned(info.threads), unsigned(info.dkdv_smem), &one, sizeof one, stream);
+    if (kv_len > 0)
+      device.launch(module, info.dkdv, {(kv_len + info.block_n - 1) / info.block_n, Hkv, B},
+                    unsigned(info.threads), unsigned(info.dkdv_smem), &one, sizeof one, stream);
     device.launch(module, info.dq, {q_tiles, Hq, B}, unsigned(info.threads), unsigned(info.dq_smem), &one,
                   sizeof one, stream);
   }

@@ -16,6 +16,9 @@ bool dtype_is(const DLTensor* t, ScalarType s) {
   }
 }
 
+/// The call's row maxima (kernel option return_max; ABI version 4), or null.
+const DLTensor* row_maxima(const attn_kernel_args* a) { return a->abi_version >= 4 ? a->max : nullptr; }
+
 }  // namespace
 
 bool cuda_call_is_paged(const attn_kernel_args* a) {
@@ -143,9 +146,14 @@ std::string fill_cuda_params(const CudaLaunchInfo& info, const attn_kernel_args*
       if (vs[d] != ks[d]) return "k and v must have the same shape but for the last dimension";
     if (os[0] != qs[0] || os[1] != qs[1] || os[2] != vs[kv_rank - 1])
       return "a ragged batch's or paged call's out must be [Tq, Hq, Dv]";
-    if (a->lse && (a->lse->ndim != 2 || a->lse->shape[0] != qs[0] || a->lse->shape[1] != qs[1]))
-      return "a ragged batch's or paged call's lse must be [Tq, Hq]";
+    for (const DLTensor* rows : {static_cast<const DLTensor*>(a->lse), row_maxima(a)})
+      if (rows && (rows->ndim != 2 || rows->shape[0] != qs[0] || rows->shape[1] != qs[1]))
+        return std::string("a ragged batch's or paged call's ") + (rows == a->lse ? "lse" : "max") +
+               " must be [Tq, Hq]";
   }
+  for (const DLTensor* rows : {static_cast<const DLTensor*>(a->lse), row_maxima(a)})
+    if (rows && (rows->device.device_type != kDLCUDA || !dtype_is(rows, ScalarType::F32)))
+      return std::string(rows == a->lse ? "lse" : "max") + " must be an f32 tensor in GPU memory";
   if (a->num_buffers > ATTN_CUDA_MAX_BUFFERS || a->num_scalars > ATTN_CUDA_MAX_SCALARS)
     return "too many kernel arguments";
   std::memset(&p, 0, sizeof p);
@@ -168,14 +176,18 @@ std::string fill_cuda_params(const CudaLaunchInfo& info, const attn_kernel_args*
     p.k_page_stride = dl_strides(a->k)[0], p.v_page_stride = dl_strides(a->v)[0];
     p.page_size = static_cast<int>(a->k->shape[1]);
   }
-  if (a->lse) {
-    std::vector<long long> s = dl_strides(a->lse);
-    p.lse = static_cast<float*>(const_cast<void*>(dl_data(a->lse)));
+  // The LSE and the row maxima: [B, Hq, Lq], or a ragged batch's [Tq, Hq] as {0, head, token}.
+  auto row_floats = [&](const DLTensor* t, long long(&stride)[3]) -> float* {
+    if (!t) return nullptr;
+    std::vector<long long> s = dl_strides(t);
     if (ragged)
-      p.lse_stride[0] = 0, p.lse_stride[1] = s[1], p.lse_stride[2] = s[0];
+      stride[0] = 0, stride[1] = s[1], stride[2] = s[0];
     else
-      for (int d = 0; d < 3 && d < a->lse->ndim; ++d) p.lse_stride[d] = s[d];
-  }
+      for (int d = 0; d < 3 && d < t->ndim; ++d) stride[d] = s[d];
+    return static_cast<float*>(const_cast<void*>(dl_data(t)));
+  };
+  p.lse = row_floats(a->lse, p.lse_stride);
+  p.max = row_floats(row_maxima(a), p.max_stride);
   // A ragged batch's lengths are the packed totals here; each sequence's launch has its own.
   p.batch = ragged ? 1 : static_cast<int>(a->q->shape[0]);
   p.q_heads = static_cast<int>(a->q->shape[1]);

@@ -158,6 +158,7 @@ CudaBackwardInfo parse_cuda_backward_info(const std::string& source) {
     // The backward takes bf16 and f16 only.
     info.dtype = macro(source, "ATTN_DTYPE_BF16") == "1" ? ScalarType::BF16 : ScalarType::F16;
     info.site_buffers = split_commas(quoted(macro(source, "ATTN_BWD_SITE_BUFFERS")));
+    info.sink = source.find("\n#define ATTN_SINK 1\n") != std::string::npos;
   } catch (const std::out_of_range&) {
     throw std::invalid_argument(
         "not a CUDA backward written by attnc (a configuration macro is out of range)");
@@ -181,6 +182,7 @@ std::string write_cuda_backward_info(const CudaBackwardInfo& info) {
   j["dtype"] = dtype_text(info.dtype);
   j["scale"] = info.scale;
   j["site_buffers"] = info.site_buffers;
+  j["sink"] = info.sink;
   return j.dump();
 }
 
@@ -202,6 +204,7 @@ CudaBackwardInfo read_cuda_backward_info(const std::string& text) {
     info.dtype = dtype_of_text(j.at("dtype").get<std::string>());
     info.scale = j.at("scale").get<double>();
     info.site_buffers = j.at("site_buffers").get<std::vector<std::string>>();
+    info.sink = j.value("sink", false);  // absent from manifests before sinks ran on CUDA
     return info;
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("a CUDA backward description attnc did not write: ") + e.what());

@@ -57,7 +57,10 @@ struct CudaBackwardInfo {
   int head_dim = 0, value_dim = 0;
   ScalarType dtype = ScalarType::BF16;    ///< Q/K/V/Out/dOut/dQ/dK/dV element type (bf16 or f16)
   double scale = 0;                       ///< the softmax scale
-  std::vector<std::string> site_buffers;  ///< the buffer each read site of the score reads
+  std::vector<std::string> site_buffers;  ///< the buffer each read site reads: the score's, then the sink's
+  /// The kernel has a sink (option `sink`): rows of a sequence without keys still reach attn_bwd_dq,
+  /// whose sink gradient they give.
+  bool sink = false;
 };
 
 /// `info` as one line of JSON: `attnc compile` writes it into manifest.json

@@ -86,8 +86,8 @@ CudaLaunchPlan plan_cuda_launches(const CudaLaunchInfo& info, int sm_count, cons
   plan.table_stride = table_stride;
   const bool paged = packed.page_size > 0;
   plan.shape = {
-      packed.batch,     packed.q_heads,       packed.kv_heads, packed.q_len, paged ? 0 : packed.kv_len,
-      packed.page_size, packed.lse != nullptr};
+      packed.batch,     packed.q_heads,        packed.kv_heads,      packed.q_len, paged ? 0 : packed.kv_len,
+      packed.page_size, packed.lse != nullptr, packed.max != nullptr};
   std::vector<CudaPlannedLaunch> wanted;
   if (sequences.empty()) {
     if (packed.q_len > 0) wanted.push_back({});
@@ -148,6 +148,9 @@ std::string check_planned_call(const CudaLaunchPlan& plan, const attn_cuda_param
   if ((packed.lse != nullptr) != s.lse)
     return s.lse ? "the plan was made for a call with an lse; this call has none"
                  : "the plan was made for a call without an lse; this call has one";
+  if ((packed.max != nullptr) != s.max)
+    return s.max ? "the plan was made for a call with row maxima (max); this call has none"
+                 : "the plan was made for a call without row maxima (max); this call has them";
   return {};
 }
 

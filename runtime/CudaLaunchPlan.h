@@ -40,6 +40,7 @@ struct CudaPlanShape {
   int64_t kv_rows = 0;  ///< Lkv of a dense call, Tk of a ragged one, the cache's pages of a paged one
   int page_size = 0;    ///< a paged cache's, else 0
   bool lse = false;
+  bool max = false;  ///< row maxima (return_max)
 };
 
 struct CudaLaunchPlan {

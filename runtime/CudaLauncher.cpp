@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 namespace attn {
 
@@ -79,7 +80,7 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   if (Lq > INT32_MAX || r.k->shape[2] > INT32_MAX) throw CudaError("sequence lengths must fit in 32 bits");
 
   CudaPreparedLaunch L;
-  L.memory.reserve(8 + r.buffers.size());  // stable addresses for the pointers below
+  L.memory.reserve(9 + r.buffers.size());  // stable addresses for the pointers below
   auto upload = [&](const HostTensor& t) -> const CudaBuffer& {
     L.memory.push_back(device.alloc(t.bytes.size()));
     device.upload(L.memory.back(), t.bytes.data(), t.bytes.size());
@@ -95,12 +96,17 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   L.memory.push_back(device.alloc(L.out.bytes.size()));
   L.out_memory = &L.memory.back();
   p.out = ptr(*L.out_memory);
-  if (r.lse) {
-    L.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
-    L.memory.push_back(device.alloc(L.lse.bytes.size()));
-    L.lse_memory = &L.memory.back();
-    p.lse = static_cast<float*>(ptr(*L.lse_memory));
-  }
+  // Per-row results, [B, Hq, Lq] f32: the LSE and the row maxima where asked for.
+  auto row_result = [&](bool wanted, HostTensor& host, const CudaBuffer*& memory, long long(&stride)[3]) {
+    if (!wanted) return static_cast<float*>(nullptr);
+    host = HostTensor(ScalarType::F32, {B, Hq, Lq});
+    L.memory.push_back(device.alloc(host.bytes.size()));
+    memory = &L.memory.back();
+    stride[2] = 1, stride[1] = Lq, stride[0] = Hq * Lq;
+    return static_cast<float*>(ptr(*memory));
+  };
+  p.lse = row_result(r.lse, L.lse, L.lse_memory, p.lse_stride);
+  p.max = row_result(r.max, L.max, L.max_memory, p.max_stride);
   L.memory.push_back(device.alloc(sizeof(attn_cuda_error)));
   L.error_memory = &L.memory.back();
   device.zero(*L.error_memory);
@@ -109,9 +115,6 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   strides3(*r.k, p.k_stride);
   strides3(*r.v, p.v_stride);
   strides3(L.out, p.out_stride);
-  p.lse_stride[2] = 1;
-  p.lse_stride[1] = Lq;
-  p.lse_stride[0] = Hq * Lq;
   p.batch = static_cast<int>(B);
   p.q_heads = static_cast<int>(Hq);
   p.kv_heads = static_cast<int>(r.k->shape[1]);
@@ -177,10 +180,12 @@ CudaLaunchResult launch_prepared(CudaDevice& device, const CudaModule& module, c
   }
   result.out = std::move(L.out);
   device.download(result.out.bytes.data(), *L.out_memory, result.out.bytes.size());
-  if (r.lse) {
-    result.lse = std::move(L.lse);
-    device.download(result.lse.bytes.data(), *L.lse_memory, result.lse.bytes.size());
-  }
+  for (auto [from, to, memory] :
+       {std::tuple{&L.lse, &result.lse, L.lse_memory}, std::tuple{&L.max, &result.max, L.max_memory}})
+    if (memory) {
+      *to = std::move(*from);
+      device.download(to->bytes.data(), *memory, to->bytes.size());
+    }
   return result;
 }
 

@@ -28,6 +28,7 @@ struct CudaLaunchRequest {
   std::vector<double> scalars;  ///< scalar arguments in declaration order
   double scale = 0;             ///< softmax scale
   bool lse = false;             ///< also return the log-sum-exp
+  bool max = false;             ///< also return each row's largest kept score (return_max kernels)
   int timed_repeats = 0;        ///< launches timed after the first (results unchanged)
   int kv_splits = 0;            ///< CTAs sharing a query tile's keys: 0 chosen for the device, 1 none
 };
@@ -35,18 +36,20 @@ struct CudaLaunchRequest {
 struct CudaLaunchResult {
   HostTensor out;               ///< [B, Hq, Lq, Dv]
   HostTensor lse;               ///< [B, Hq, Lq] f32 when requested
+  HostTensor max;               ///< [B, Hq, Lq] f32 when requested
   std::vector<float> times_ms;  ///< one per timed repeat
 };
 
 /// Device copies of a request's tensors and the parameter block that points at them.
 struct CudaPreparedLaunch {
-  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, error word, buffers
+  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, max, error word, buffers
   CudaSplitWorkspace split;        ///< partial rows and counters of a split-KV launch
   attn_cuda_params params{};
   unsigned grid[3] = {1, 1, 1};
-  HostTensor out, lse;  ///< host tensors of the right shape for the results
+  HostTensor out, lse, max;  ///< host tensors of the right shape for the results
   const CudaBuffer* out_memory = nullptr;
   const CudaBuffer* lse_memory = nullptr;
+  const CudaBuffer* max_memory = nullptr;
   const CudaBuffer* error_memory = nullptr;
 };
 

@@ -75,6 +75,7 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
   p.q = rows(packed.q, q_row, packed.q_stride[2]);
   p.out = const_cast<char*>(rows(packed.out, q_row, packed.out_stride[2]));
   if (packed.lse) p.lse = packed.lse + q_row * packed.lse_stride[2];
+  if (packed.max) p.max = packed.max + q_row * packed.max_stride[2];
   if (packed.page_table) {
     p.page_table = packed.page_table + index * table_stride;  // K and V: the cache's start
   } else {

@@ -31,7 +31,6 @@ bool cuda_backward_supported(DType dtype, int head_dim, int value_dim) {
 
 CudaBackwardSource print_cuda_backward(const KernelIR& ir, const CudaPrintOptions& o) {
   require_no_fp8(ir, "cuda");
-  require_no_sink_or_row_max(ir, "cuda");
   const KernelOptions& opt = ir.options;
   const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
   const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;
@@ -62,9 +61,10 @@ CudaBackwardSource print_cuda_backward(const KernelIR& ir, const CudaPrintOption
   info.dtype = io_scalar_type(opt.dtype);
   info.scale = fwd.launch.scale;
   info.site_buffers = grads.site_buffers;
+  info.sink = ir.sink.defined();
   const int es = 2;  // bf16/f16
   info.dkdv_smem = kBlock * (d + dv) * es * 2 + 2 * kBlock * 4;
-  info.dq_smem = kBlock * (d + dv) * es * 2 + (grads.site_buffers.empty() ? 0 : 2 * kBlock * kBlock * 4);
+  info.dq_smem = kBlock * (d + dv) * es * 2 + (grads.score_sites == 0 ? 0 : 2 * kBlock * kBlock * 4);
   if (std::max(info.dkdv_smem, info.dq_smem) > cuda_max_shared_bytes(o.sm))
     throw KernelLimitError(ir, "the CUDA backward needs " +
                                    std::to_string(std::max(info.dkdv_smem, info.dq_smem)) +

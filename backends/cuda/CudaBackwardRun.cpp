@@ -328,9 +328,10 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   auto backward = [&] {
     if (grad_partial) device->zero(*grad_partial);
     device->launch(*module, src.launch.pre, {(unsigned(p.q_len) + 3) / 4, Hq, B}, 128, 0, &bp, sizeof bp);
-    device->launch(*module, src.launch.dkdv,
-                   {(unsigned(p.kv_len) + src.launch.block_n - 1) / src.launch.block_n, Hkv, B},
-                   unsigned(src.launch.threads), unsigned(src.launch.dkdv_smem), &bp, sizeof bp);
+    if (p.kv_len > 0)
+      device->launch(*module, src.launch.dkdv,
+                     {(unsigned(p.kv_len) + src.launch.block_n - 1) / src.launch.block_n, Hkv, B},
+                     unsigned(src.launch.threads), unsigned(src.launch.dkdv_smem), &bp, sizeof bp);
     device->launch(*module, src.launch.dq, {q_tiles, Hq, B}, unsigned(src.launch.threads),
                    unsigned(src.launch.dq_smem), &bp, sizeof bp);
     if (grad_partial)
@@ -338,7 +339,8 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
                      sizeof bp);
   };
   CudaBackwardResult result;
-  if (p.q_len > 0 && p.kv_len > 0) {
+  // Without keys only a sink's gradient flows (attn_bwd_dq, rows that reach no key).
+  if (p.q_len > 0 && (p.kv_len > 0 || src.launch.sink)) {
     backward();
     device->synchronize();
     for (int i = 0; i < options.timed_repeats; ++i)

@@ -168,6 +168,14 @@ std::string device_functions(const KernelIR& ir, const TilePlan& plan, std::stri
   s << "__device__ __forceinline__ float attn_score(float score, int b, int h, int q, int kv, const "
        "attn_cuda_params& p) {\n";
   s << "  return " << pr.print(ir.score) << ";\n}\n\n";
+  s << "#define ATTN_SINK " << (ir.sink.defined() ? 1 : 0) << "\n";
+  if (ir.sink.defined()) {
+    s << "/// The sink logit of a row (natural units; the kernel option `sink`): one more key, never\n"
+         "/// masked, whose value is 0.\n";
+    s << "__device__ __forceinline__ float attn_sink(int b, int h, int q, const attn_cuda_params& p) {\n";
+    s << "  return " << pr.print(ir.sink) << ";\n}\n";
+  }
+  s << "\n";
   s << "/// Sufficient conditions (interval analysis) that every (q, kv) of a tile is masked out /\n";
   s << "/// allowed; q in [q_lo, q_hi], kv in [kv_lo, kv_hi], all within the lengths.\n";
   s << "__device__ __forceinline__ bool attn_tile_empty(int b, int h, int q_lo, int q_hi, int kv_lo, int "
@@ -195,60 +203,96 @@ std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_pl
   return device_functions(ir, *plan_tiles(ir, {block_m, block_n}), tile_plan);
 }
 
-CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir) {
-  const ScoreGradient g = differentiate_score(ir);
-  if (g.reads.size() > ATTN_CUDA_MAX_SITES)
-    throw KernelLimitError(ir, "the CUDA backward takes at most " + std::to_string(ATTN_CUDA_MAX_SITES) +
-                                   " read sites of f32 buffers in the score (this one has " +
-                                   std::to_string(g.reads.size()) + ")");
+namespace {
+
+/// Per read site of `reads`, `<prefix>_partial` (the partial derivative there) and
+/// `<prefix>_offset` (the element's row-major position in its buffer, -1 when out of range) as
+/// switches over `int site`; `partial_params` and `offset_params` are their parameters after it.
+/// `__device__ __forceinline__ RET NAME(PARAMS) {`, its last parameter (the parameter block) on a
+/// line of its own, aligned, when the line would pass 100 columns.
+std::string device_signature(const std::string& ret, const std::string& name, const std::string& params) {
+  const std::string head = "__device__ __forceinline__ " + ret + " " + name + "(";
+  const std::string last = ", const attn_cuda_params& p";
+  if (head.size() + params.size() + 3 <= 100 || params.size() < last.size() ||
+      params.compare(params.size() - last.size(), last.size(), last) != 0)
+    return head + params + ") {\n";
+  return head + params.substr(0, params.size() - last.size()) + ",\n" + std::string(head.size(), ' ') +
+         "const attn_cuda_params& p) {\n";
+}
+
+std::string site_functions(const KernelIR& ir, const std::vector<BufferGradient>& reads,
+                           const std::string& prefix, const std::string& partial_params,
+                           const std::string& offset_params) {
   CudaExprPrinter pr(ir);
   std::map<std::string, int> position;
   for (const KernelArg& a : ir.args)
     if (a.kind == KernelArg::Kind::Buffer) position.emplace(a.name, static_cast<int>(position.size()));
-  CudaGradientFunctions out;
   std::ostringstream s;
-  s << "// ---- The score's derivatives, printed from codegen/ScoreGradient's IR ---------------------\n";
-  s << "/// d score' / d score at an allowed key.\n";
-  s << "__device__ __forceinline__ float attn_score_grad(float score, int b, int h, int q, int kv,\n"
-    << "                                                 const attn_cuda_params& p) {\n";
-  s << "  return " << pr.print(g.dscore) << ";\n}\n\n";
-  s << "/// Read sites of f32 buffers in the score, in order: site s reads buffer "
-       "ATTN_BWD_SITE_BUFFERS[s].\n";
-  s << "#define ATTN_BWD_SITES " << g.reads.size() << "\n";
-  std::string names;
-  for (const BufferGradient& r : g.reads) {
-    names += (names.empty() ? "" : ",") + r.buffer;
-    out.site_buffers.push_back(r.buffer);
-  }
-  s << "#define ATTN_BWD_SITE_BUFFERS \"" << names << "\"\n";
-  s << "/// d score' / d buffer[index] at read site `site`.\n";
-  s << "__device__ __forceinline__ float attn_site_partial(int site, float score, int b, int h, int q, int "
-       "kv,\n"
-    << "                                                   const attn_cuda_params& p) {\n";
+  s << device_signature("float", prefix + "_partial", "int site, " + partial_params);
   s << "  switch (site) {\n";
-  for (size_t i = 0; i < g.reads.size(); ++i)
-    s << "    case " << i << ": return " << pr.print(g.reads[i].partial) << ";\n";
+  for (size_t i = 0; i < reads.size(); ++i)
+    s << "    case " << i << ": return " << pr.print(reads[i].partial) << ";\n";
   s << "    default: return 0.f;\n  }\n}\n";
   s << "/// The row-major position of the element read site `site` reads in its buffer (-1: out of range).\n";
-  s << "__device__ __forceinline__ long long attn_site_offset(int site, int b, int h, int q, int kv,\n"
-    << "                                                    const attn_cuda_params& p) {\n";
+  s << device_signature("long long", prefix + "_offset", "int site, " + offset_params);
   s << "  switch (site) {\n";
-  for (size_t i = 0; i < g.reads.size(); ++i) {
-    const BufferGradient& r = g.reads[i];
+  for (size_t i = 0; i < reads.size(); ++i) {
+    const BufferGradient& r = reads[i];
     s << "    case " << i << ": {\n      const long long idx[" << r.index.size() << "] = {";
     for (size_t d = 0; d < r.index.size(); ++d)
       s << (d ? ", " : "") << "(long long)(" << pr.print(r.index[d]) << ")";
     s << "};\n      return attn_dev::flat_offset<" << r.index.size() << ">(p, " << position.at(r.buffer)
       << " /* " << r.buffer << " */, idx);\n    }\n";
   }
-  s << "    default: return -1;\n  }\n}\n\n";
+  s << "    default: return -1;\n  }\n}\n";
+  return s.str();
+}
+
+}  // namespace
+
+CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir) {
+  const ScoreGradient g = differentiate_score(ir), sink = differentiate_sink(ir);
+  if (g.reads.size() + sink.reads.size() > ATTN_CUDA_MAX_SITES)
+    throw KernelLimitError(ir, "the CUDA backward takes at most " + std::to_string(ATTN_CUDA_MAX_SITES) +
+                                   " read sites of f32 buffers in the score and the sink (this one has " +
+                                   std::to_string(g.reads.size() + sink.reads.size()) + ")");
+  CudaExprPrinter pr(ir);
+  CudaGradientFunctions out;
+  std::ostringstream s;
+  s << "// ---- The score's and the sink's derivatives, printed from codegen/ScoreGradient's IR --------\n";
+  s << "/// d score' / d score at an allowed key.\n";
+  s << "__device__ __forceinline__ float attn_score_grad(float score, int b, int h, int q, int kv,\n"
+    << "                                                 const attn_cuda_params& p) {\n";
+  s << "  return " << pr.print(g.dscore) << ";\n}\n\n";
+  s << "/// Read sites of f32 buffers: sites [0, ATTN_BWD_SITES) of the score, then ATTN_BWD_SINK_SITES of\n"
+       "/// the sink; site s reads buffer ATTN_BWD_SITE_BUFFERS[s].\n";
+  s << "#define ATTN_BWD_SITES " << g.reads.size() << "\n";
+  s << "#define ATTN_BWD_SINK_SITES " << sink.reads.size() << "\n";
+  std::string names;
+  for (const std::vector<BufferGradient>* reads : {&g.reads, &sink.reads})
+    for (const BufferGradient& r : *reads) {
+      names += (names.empty() ? "" : ",") + r.buffer;
+      out.site_buffers.push_back(r.buffer);
+    }
+  out.score_sites = g.reads.size();
+  s << "#define ATTN_BWD_SITE_BUFFERS \"" << names << "\"\n";
+  s << "/// d score' / d buffer[index] at the score's read site `site`.\n";
+  s << site_functions(ir, g.reads, "attn_site",
+                      "float score, int b, int h, int q, int kv, const attn_cuda_params& p",
+                      "int b, int h, int q, int kv, const attn_cuda_params& p");
+  if (!sink.reads.empty()) {
+    s << "/// d sink / d buffer[index] at the sink's read site `site` (site ATTN_BWD_SITES + `site` of the "
+         "list).\n";
+    s << site_functions(ir, sink.reads, "attn_sink_site", "int b, int h, int q, const attn_cuda_params& p",
+                        "int b, int h, int q, const attn_cuda_params& p");
+  }
+  s << "\n";
   out.text = s.str();
   return out;
 }
 
 CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o) {
   require_no_fp8(ir, "cuda");
-  require_no_sink_or_row_max(ir, "cuda");
   int buffers = 0, scalars = 0;
   for (const KernelArg& a : ir.args) {
     (a.kind == KernelArg::Kind::Buffer ? buffers : scalars)++;
@@ -351,6 +395,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   }
   cu << "#define ATTN_ARGS \"" << sig << "\" /* run-time arguments in order: buffers [dims], scalars */\n";
   cu << "#define ATTN_LSE " << (opt.lse ? 1 : 0) << "\n";
+  cu << "#define ATTN_RETURN_MAX " << (opt.return_max ? 1 : 0)
+     << " /* 1: the call passes p.max, each row's largest kept score */\n";
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";

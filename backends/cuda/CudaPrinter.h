@@ -40,13 +40,16 @@ struct CudaKernelSource {
 /// arguments than the parameter block holds, an unsupported head dimension).
 CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& options);
 
-/// The score's derivatives (codegen/ScoreGradient) as CUDA device functions: attn_score_grad
-/// (d score'/d score), and per read site of an f32 buffer attn_site_partial (d score'/d element)
-/// and attn_site_offset (the element's row-major position, -1 when out of range). They call
-/// attn_bwd_expr.cuh. For the backward kernels and tests.
+/// The score's and the sink's derivatives (codegen/ScoreGradient) as CUDA device functions:
+/// attn_score_grad (d score'/d score), per read site of an f32 buffer in the score
+/// attn_site_partial (d score'/d element) and attn_site_offset (the element's row-major position,
+/// -1 when out of range), and per read site in the sink attn_sink_site_partial and
+/// attn_sink_site_offset. They call attn_bwd_expr.cuh. For the backward kernels and tests.
 struct CudaGradientFunctions {
   std::string text;
-  std::vector<std::string> site_buffers;  ///< the buffer each read site reads, in site order
+  /// The buffer each read site reads: the score's sites, then the sink's.
+  std::vector<std::string> site_buffers;
+  size_t score_sites = 0;  ///< how many of them are the score's
 };
 
 /// Throws KernelLimitError past ATTN_CUDA_MAX_SITES read sites.

@@ -249,7 +249,7 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
       result.times_ms.push_back(static_cast<float>(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count()));
   }
-  for (HostTensor* t : {&outputs.out, &outputs.lse})
+  for (HostTensor* t : {&outputs.out, &outputs.lse, &outputs.max})
     if (!t->bytes.empty()) device->download(t->bytes.data(), copies.at(t), t->bytes.size());
   result.outputs = std::move(outputs);
   return result;

@@ -34,19 +34,22 @@ std::string shape_text(int64_t lq, int64_t lkv) {
   return "Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv);
 }
 
-/// max |got - want| over out (NaN: infinite) and over the LSE when the kernel writes it.
+/// max |got - want| over out (NaN: infinite), and over the LSE and the row maxima where the kernel
+/// writes them (equal infinities: 0).
 std::pair<double, double> forward_error(const Kit& k, const CudaLaunchResult& got, const Reference& want) {
-  double worst = 0, worst_lse = 0;
+  double worst = 0, worst_rows = 0;
   for (size_t i = 0; i < want.out.size(); ++i) {
     const double a = got.out.get(static_cast<int64_t>(i));
     worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - want.out[i]));
   }
-  if (k.lse)
-    for (size_t i = 0; i < want.lse.size(); ++i) {
-      const double a = got.lse.get(static_cast<int64_t>(i)), b = want.lse[i];
-      worst_lse = std::max(worst_lse, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
-    }
-  return {worst, worst_lse};
+  for (auto [wanted, rows, reference] :
+       {std::tuple{k.lse, &got.lse, &want.lse}, std::tuple{k.max, &got.max, &want.max}})
+    if (wanted)
+      for (size_t i = 0; i < reference->size(); ++i) {
+        const double a = rows->get(static_cast<int64_t>(i)), b = (*reference)[i];
+        worst_rows = std::max(worst_rows, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
+      }
+  return {worst, worst_rows};
 }
 
 /// The parts of one kernel's result line.
@@ -107,15 +110,17 @@ Reference run_reference(CudaDevice& device, const CudaModule& module, const Cuda
   CudaBuffer out =
       device.alloc(static_cast<size_t>(std::max<int64_t>(rows * info.value_dim, 1)) * sizeof(double));
   CudaBuffer lse = device.alloc(static_cast<size_t>(std::max<int64_t>(rows, 1)) * sizeof(double));
+  CudaBuffer max = device.alloc(static_cast<size_t>(std::max<int64_t>(rows, 1)) * sizeof(double));
   struct {
     attn_cuda_params p;
-    double* out;
-    double* lse;
-  } rp{p, reinterpret_cast<double*>(out.ptr()), reinterpret_cast<double*>(lse.ptr())};
+    double *out, *lse, *max;
+  } rp{p, reinterpret_cast<double*>(out.ptr()), reinterpret_cast<double*>(lse.ptr()),
+       reinterpret_cast<double*>(max.ptr())};
   const unsigned grid[3] = {static_cast<unsigned>((rows * 32 + 127) / 128), 1, 1};  // a warp per row
   Reference r;
   r.out.resize(static_cast<size_t>(rows * info.value_dim));
   r.lse.resize(static_cast<size_t>(rows));
+  r.max.resize(static_cast<size_t>(rows));
   if (rows == 0) return r;
   device.launch(module, "attn_reference_fwd", grid, 128, 0, &rp, sizeof rp);
   device.synchronize();
@@ -124,6 +129,7 @@ Reference run_reference(CudaDevice& device, const CudaModule& module, const Cuda
   r.out_of_range = err.flag != 0;
   device.download(r.out.data(), out, r.out.size() * sizeof(double));
   device.download(r.lse.data(), lse, r.lse.size() * sizeof(double));
+  device.download(r.max.data(), max, r.max.size() * sizeof(double));
   return r;
 }
 
@@ -407,7 +413,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     }
     if (worst > tol || worst_lse > 1e-2) {
       std::ostringstream m;
-      m << at << ": max |err| " << worst << (k.lse ? " lse " + std::to_string(worst_lse) : "");
+      m << at << ": max |err| " << worst << (k.lse || k.max ? " lse/max " + std::to_string(worst_lse) : "");
       line.fail(m.str());
     }
     if (!bwd_module || decode) return;
@@ -521,7 +527,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   std::ostringstream out;
   out << (line.failures ? "FAIL " : "ok   ") << name << ":";
   out << " fwd " << fwd_shapes << " shapes max|err| " << fwd_worst;
-  if (k.lse) out << " lse " << lse_worst;
+  if (k.lse || k.max) out << (k.max ? " lse/max " : " lse ") << lse_worst;
   if (bwd_module)
     out << "; bwd " << bwd_shapes << " shapes dQ " << bwd_sum.dq << " dK " << bwd_sum.dk << " dV "
         << bwd_sum.dv << (bwd_sum.buffers ? " dbuffers " + std::to_string(bwd_sum.dbuffers) : "");

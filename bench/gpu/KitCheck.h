@@ -37,7 +37,7 @@ std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o);
 /// The f64 reference forward of a prepared launch (`module`: the kernel's source with
 /// attn_reference.cuh appended); its own error word says whether it read out of range.
 struct Reference {
-  std::vector<double> out, lse;
+  std::vector<double> out, lse, max;
   bool out_of_range = false;
 };
 Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,

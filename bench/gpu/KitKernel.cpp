@@ -25,6 +25,7 @@ Kit load_kit(const fs::path& cu) {
   k.source = read_text(cu);
   k.info = parse_cuda_launch_info(k.source);
   k.args = parse_args(k.source, k.lse);
+  k.max = k.source.find("\n#define ATTN_RETURN_MAX 1 ") != std::string::npos;
   const fs::path backward = cu.parent_path() / (cu.stem().string() + "_backward.cu");
   if (fs::exists(backward)) k.backward = backward;
   return k;
@@ -45,6 +46,7 @@ CudaLaunchRequest request_for(const Kit& k, const HostTensor& q, const HostTenso
   }
   r.scale = k.info.scale;
   r.lse = k.lse;
+  r.max = k.max;
   return r;
 }
 

@@ -22,13 +22,14 @@ struct Kit {
   CudaLaunchInfo info;
   std::vector<ArgSpec> args;
   bool lse = false;
+  bool max = false;                ///< it writes row maxima (return_max)
   std::filesystem::path backward;  ///< NAME_backward.cu beside it (attnc compile --backward), or empty
 };
 
 /// Reads `cu` and finds its backward; throws std::invalid_argument for a source attnc did not write.
 Kit load_kit(const std::filesystem::path& cu);
 
-/// A launch of `k` on the host tensors (scalar arguments 16, the kernel's scale and LSE).
+/// A launch of `k` on the host tensors (scalar arguments 16, the kernel's scale, LSE and row maxima).
 CudaLaunchRequest request_for(const Kit& k, const HostTensor& q, const HostTensor& kt, const HostTensor& v,
                               const std::vector<HostTensor>& buffers);
 

@@ -47,7 +47,7 @@ class Kernel:
         self.name = core.name
         self.dtype = core.dtype
         self.lse = core.lse
-        # The kernel writes row maxima (return_max = true); generated CUDA sources never do.
+        # The kernel writes row maxima (return_max = true).
         self.return_max = getattr(core, "return_max", False)
         self.head_dim, self.value_dim = core.head_dim, core.value_dim  # 0: taken from the inputs
         self.args = core.args

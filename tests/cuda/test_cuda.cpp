@@ -456,6 +456,9 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     src += "extern \"C\" bool " + k +
            "_full(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " + k +
            "::attn_tile_full(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" float " + k +
+           "_sink(int b, int h, int q, const attn_cuda_params* p) {\n#if ATTN_SINK\n  return " + k +
+           "::attn_sink(b, h, q, *p);\n#else\n  return -INFINITY;\n#endif\n}\n";
     src += "extern \"C\" int " + k +
            "_ranges(int b, int h, int qt, int n, const attn_cuda_params* p, int* x, int* y, bool* f) { " + k +
            "::attn_key_tile_ranges(b, h, qt, n, *p, x, y, f); return ATTN_KEY_RANGES; }\n";
@@ -476,7 +479,9 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     auto full_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_full").c_str()));
     using RangesFn = int (*)(int, int, int, int, const attn_cuda_params*, int*, int*, bool*);
     auto ranges_fn = reinterpret_cast<RangesFn>(dlsym(so, (k + "_ranges").c_str()));
-    BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn && ranges_fn);
+    using SinkFn = float (*)(int, int, int, const attn_cuda_params*);
+    auto sink_fn = reinterpret_cast<SinkFn>(dlsym(so, (k + "_sink").c_str()));
+    BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn && ranges_fn && sink_fn);
 
     test::HostArguments args(ir, rng);
     const ArgValues& values = args.values;
@@ -529,6 +534,27 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
         ++mismatches;
         BOOST_ERROR(kernels[i].label << ": score at " << q << ", " << kv << ": " << gs << " vs " << ws);
       }
+    }
+    // The sink's logit of a row (-inf without one), out-of-range reads reported as the mask's.
+    CompiledExpr sink(ir.sink.defined() ? ir.sink : Halide::Expr(-INFINITY), ir);
+    for (int n = 0; n < 300; ++n) {
+      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4),
+                q = static_cast<int>(rng() % 300);
+      EvalPoint pt;
+      pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q;
+      pt.idx[4] = p.q_len, pt.idx[5] = p.kv_len;
+      err.flag = 0;
+      const float got = sink_fn(b, h, q, &p);
+      double want = 0;
+      try {
+        want = sink.eval(pt, values);
+      } catch (const EvalError&) {
+        BOOST_TEST(err.flag == 1, kernels[i].label << ": no error reported by the sink at q=" << q);
+        continue;
+      }
+      BOOST_TEST(
+          (got == want || std::abs(got - want) <= 1e-5 * std::max(1.0, std::abs(want))),
+          kernels[i].label << ": sink(" << b << ", " << h << ", " << q << ") = " << got << " vs " << want);
     }
     // The plan's key-tile runs (64 x 64 tiles, 300 positions): tiles outside them are empty,
     // tiles in a full run are full.
@@ -594,7 +620,7 @@ const test::TestKernel& kernel_named(const std::vector<test::TestKernel>& kernel
 
 // The backward's four kernels: no spills at D = 64 and 128 on sm_80 and sm_90a, within shared
 // memory. Kernels cover no score, a score with a buffer read site (its gradient code), a
-// nonlinear score, a mask that reads buffers, Dv != D and f16.
+// nonlinear score, a mask that reads buffers, Dv != D, f16 and a sink that reads a buffer.
 BOOST_AUTO_TEST_CASE(backward_kernels_compile_without_spills, *boost::unit_test::precondition(needs_nvrtc)) {
   BOOST_REQUIRE_MESSAGE(nvrtc_available(), "NVRTC is not available");
   std::vector<std::string> errors;
@@ -604,9 +630,13 @@ BOOST_AUTO_TEST_CASE(backward_kernels_compile_without_spills, *boost::unit_test:
     int head_dim;
     std::vector<int> sms;
   };
-  const std::vector<Case> cases = {{"alibi_bf16_128", 128, {80, 90}}, {"alibi_bf16_128", 64, {80, 90}},
-                                   {"causal_f16_64", 64, {80}},       {"softcap_bf16_128", 128, {80}},
-                                   {"documents_bf16_128", 128, {80}}, {"value_dim_bf16", 128, {80}}};
+  const std::vector<Case> cases = {{"alibi_bf16_128", 128, {80, 90}},
+                                   {"alibi_bf16_128", 64, {80, 90}},
+                                   {"causal_f16_64", 64, {80}},
+                                   {"softcap_bf16_128", 128, {80}},
+                                   {"documents_bf16_128", 128, {80}},
+                                   {"value_dim_bf16", 128, {80}},
+                                   {"sinks_window_bf16_128", 128, {80, 90}}};
   std::ostringstream table;
   for (const Case& c : cases) {
     KernelIR ir = *kernel_named(kernels, c.kernel).ir;

@@ -67,13 +67,14 @@ HostTensor random_f32(std::vector<int64_t> shape, std::mt19937& rng) {
 
 }  // namespace
 
-// attn_score_grad, attn_site_partial and attn_site_offset, compiled for the host, against
-// ScoreGradient's expressions evaluated by the reference at random points.
+// attn_score_grad, attn_site_partial and attn_site_offset, and the sink's attn_sink_site_partial
+// and attn_sink_site_offset, compiled for the host, against ScoreGradient's expressions evaluated by
+// the reference at random points.
 BOOST_AUTO_TEST_CASE(printed_gradients_match_the_reference) {
   std::vector<std::string> errors;
   std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
   std::string src = test::host_device_prelude() + cuda_device_text("attn_bwd_expr.cuh");
-  int with_sites = 0;
+  int with_sites = 0, with_sink_sites = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string k = "g" + std::to_string(i);
     src += "namespace " + k + " {\n" + print_cuda_gradient_functions(*kernels[i].ir).text + "}\n";
@@ -86,6 +87,14 @@ BOOST_AUTO_TEST_CASE(printed_gradients_match_the_reference) {
     src += "extern \"C\" long long " + k +
            "_offset(int site, int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
            "::attn_site_offset(site, b, h, q, kv, *p); }\n";
+    if (!differentiate_sink(*kernels[i].ir).reads.empty()) {
+      src += "extern \"C\" float " + k +
+             "_sink_partial(int site, float, int b, int h, int q, int, const attn_cuda_params* p) { return " +
+             k + "::attn_sink_site_partial(site, b, h, q, *p); }\n";
+      src += "extern \"C\" long long " + k +
+             "_sink_offset(int site, int b, int h, int q, int, const attn_cuda_params* p) { return " + k +
+             "::attn_sink_site_offset(site, b, h, q, *p); }\n";
+    }
   }
   test::TempDir tmp;
   void* so = test::load_host_library(tmp.path(), src);
@@ -105,21 +114,53 @@ BOOST_AUTO_TEST_CASE(printed_gradients_match_the_reference) {
     const ArgValues& values = args.values;
     const attn_cuda_params& p = args.params;
     attn_cuda_error& err = args.error;
-    const ScoreGradient g = differentiate_score(ir);
+    const ScoreGradient g = differentiate_score(ir), sink = differentiate_sink(ir);
     with_sites += !g.reads.empty();
+    with_sink_sites += !sink.reads.empty();
+    auto sink_partial_fn = reinterpret_cast<PartialFn>(dlsym(so, (k + "_sink_partial").c_str()));
+    auto sink_offset_fn = reinterpret_cast<OffsetFn>(dlsym(so, (k + "_sink_offset").c_str()));
+    BOOST_REQUIRE((sink.reads.empty() || (sink_partial_fn && sink_offset_fn)));
     CompiledExpr dscore(g.dscore, ir);
-    std::vector<CompiledExpr> partials;
-    std::vector<std::vector<CompiledExpr>> indices;
-    for (const BufferGradient& r : g.reads) {
-      partials.emplace_back(r.partial, ir);
-      indices.emplace_back();
-      for (const Halide::Expr& e : r.index) indices.back().emplace_back(e, ir);
-    }
     auto close = [](double got, double want) {
       return (std::isnan(got) && std::isnan(want)) ||
              std::abs(got - want) <= 1e-4 * std::max(1.0, std::abs(want));
     };
     int mismatches = 0;
+    // Each read site's printed partial and offset against the reference at `pt`: the score's
+    // sites, or the sink's (`what`).
+    auto check_sites = [&](const std::vector<BufferGradient>& reads, PartialFn partial_at, OffsetFn offset_at,
+                           const char* what, const EvalPoint& pt) {
+      const int b = pt.idx[0], h = pt.idx[1], q = pt.idx[2], kv = pt.idx[3];
+      for (size_t site = 0; site < reads.size(); ++site) {
+        try {
+          const double want = CompiledExpr(reads[site].partial, ir).eval(pt, values);
+          const float got = partial_at(static_cast<int>(site), static_cast<float>(pt.score), b, h, q, kv, &p);
+          if (!close(got, want)) {
+            ++mismatches;
+            BOOST_ERROR(kernels[i].label << ": " << what << " site " << site << " partial: " << got << " vs "
+                                         << want);
+          }
+          long long flat = 0;
+          bool inside = true;
+          const HostTensor* buf = nullptr;
+          for (size_t a = 0; a < ir.args.size(); ++a)
+            if (ir.args[a].name == reads[site].buffer) buf = values.buffers[a];
+          for (size_t d = 0; d < reads[site].index.size(); ++d) {
+            const long long x =
+                static_cast<long long>(CompiledExpr(reads[site].index[d], ir).eval(pt, values));
+            inside = inside && x >= 0 && x < buf->shape[d];
+            flat = flat * buf->shape[d] + x;
+          }
+          err.flag = 0;
+          const long long got_offset = offset_at(static_cast<int>(site), b, h, q, kv, &p);
+          BOOST_TEST(got_offset == (inside ? flat : -1),
+                     kernels[i].label << ": " << what << " site " << site << " offset");
+          BOOST_TEST(err.flag == (inside ? 0 : 1),
+                     kernels[i].label << ": " << what << " site " << site << " error report");
+        } catch (const EvalError&) {
+        }
+      }
+    };
     for (int n = 0; n < 500 && mismatches < 5; ++n) {
       EvalPoint pt;
       for (int d = 0; d < 4; ++d) pt.idx[d] = static_cast<int32_t>(rng() % (d == 0 ? 2 : d == 1 ? 4 : 300));
@@ -136,35 +177,12 @@ BOOST_AUTO_TEST_CASE(printed_gradients_match_the_reference) {
         }
       } catch (const EvalError&) {  // a load out of range at this point: not a point the kernel reaches
       }
-      for (size_t site = 0; site < partials.size(); ++site) {
-        try {
-          const double want = partials[site].eval(pt, values);
-          const float got = partial_fn(static_cast<int>(site), s, b, h, q, kv, &p);
-          if (!close(got, want)) {
-            ++mismatches;
-            BOOST_ERROR(kernels[i].label << ": site " << site << " partial: " << got << " vs " << want);
-          }
-          long long flat = 0;
-          bool inside = true;
-          const std::string& name = g.reads[site].buffer;
-          const HostTensor* buf = nullptr;
-          for (size_t a = 0; a < ir.args.size(); ++a)
-            if (ir.args[a].name == name) buf = values.buffers[a];
-          for (size_t d = 0; d < indices[site].size(); ++d) {
-            const long long x = static_cast<long long>(indices[site][d].eval(pt, values));
-            inside = inside && x >= 0 && x < buf->shape[d];
-            flat = flat * buf->shape[d] + x;
-          }
-          err.flag = 0;
-          const long long got_offset = offset_fn(static_cast<int>(site), b, h, q, kv, &p);
-          BOOST_TEST(got_offset == (inside ? flat : -1), kernels[i].label << ": site " << site << " offset");
-          BOOST_TEST(err.flag == (inside ? 0 : 1), kernels[i].label << ": site " << site << " error report");
-        } catch (const EvalError&) {
-        }
-      }
+      check_sites(g.reads, partial_fn, offset_fn, "score", pt);
+      if (!sink.reads.empty()) check_sites(sink.reads, sink_partial_fn, sink_offset_fn, "sink", pt);
     }
   }
   BOOST_TEST(with_sites >= 2);
+  BOOST_TEST(with_sink_sites >= 2);
   dlclose(so);
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include "backends/cuda/CudaBackward.h"
 #include "backends/cuda/CudaRun.h"
@@ -74,6 +75,19 @@ KernelInputs make_inputs(const KernelIR& ir, int64_t lq, int64_t lkv, std::mt199
 
 double tolerance(DType d) { return d == DType::F32 ? 2e-3 : d == DType::F16 ? 1e-2 : 3e-2; }
 
+/// max |got - want| over the per-row results the kernel writes, the LSE and the row maxima
+/// (return_max); equal infinities count 0.
+double row_results_error(const KernelIR& ir, const KernelOutputs& got, const KernelOutputs& want) {
+  double worst = 0;
+  for (auto [wanted, g, w] : {std::tuple{ir.options.lse, &got.lse, &want.lse},
+                              std::tuple{ir.options.return_max, &got.max, &want.max}})
+    for (int64_t i = 0; wanted && i < w->numel(); ++i) {
+      const double a = g->get(i), b = w->get(i);
+      worst = std::max(worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
+    }
+  return worst;
+}
+
 /// Every test kernel against the reference at odd lengths; `options` picks the kernel family.
 /// Kernels `only_if` rejects are left out.
 void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const KernelIR&)) {
@@ -109,14 +123,8 @@ void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const Ker
       BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " (" << describe(got.tiles)
                                                                   << ") Lq=" << lq << " Lkv=" << lkv
                                                                   << ": max |err| " << worst);
-      if (k.ir->options.lse) {
-        double lse_worst = 0;
-        for (int64_t i = 0; i < ref.lse.numel(); ++i) {
-          const double a = got.outputs.lse.get(i), b = ref.lse.get(i);
-          lse_worst = std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
-        }
-        BOOST_TEST(lse_worst <= 1e-2, k.label << " LSE max |err| " << lse_worst);
-      }
+      const double rows_worst = row_results_error(*k.ir, got.outputs, ref);
+      BOOST_TEST(rows_worst <= 1e-2, k.label << " LSE and row maxima: max |err| " << rows_worst);
     }
   }
 }
@@ -199,17 +207,15 @@ void check_packed_layout(const char* what, KernelInputs (*make)(const KernelIR&,
       continue;
     }
     BOOST_REQUIRE(got.outputs.out.shape == ref.out.shape);
-    double worst = 0, lse_worst = 0;
+    double worst = 0;
     for (int64_t i = 0; i < ref.out.numel(); ++i) {
       const double a = got.outputs.out.get(i), b = ref.out.get(i);
       worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
     }
-    for (int64_t i = 0; k.ir->options.lse && i < ref.lse.numel(); ++i) {
-      const double a = got.outputs.lse.get(i), b = ref.lse.get(i);
-      lse_worst = std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
-    }
+    const double rows_worst = row_results_error(*k.ir, got.outputs, ref);
     BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " " << what << ": max |err| " << worst);
-    BOOST_TEST(lse_worst <= 1e-2, k.label << " " << what << ": LSE max |err| " << lse_worst);
+    BOOST_TEST(rows_worst <= 1e-2,
+               k.label << " " << what << ": LSE and row maxima: max |err| " << rows_worst);
     // The same call planned once and replayed from a CUDA graph (no allocation, copy or wait in
     // the planned launches, or the capture fails): the same bytes.
     CudaRunOptions from_graph;
@@ -315,6 +321,12 @@ kernel inf_rows_bf16 {
   score = q % 5 == 4 ? -inf : (q % 3 == 0 && kv % 4 == 1 ? inf : 20.0 * tanh(score / 20.0));
   dtype = bf16; head_dim = 64; lse = true;
 }
+kernel sinks_bf16_64(sinks: tensor<f32>[heads]) {
+  mask = q >= 5 && kv <= q && q - kv < 64; sink = sinks[h]; dtype = bf16; head_dim = 64; lse = true;
+}
+kernel sink_rows_f16_128(bias: tensor<f32>[heads, len], slopes: tensor<f32>[heads]) {
+  mask = causal; score = alibi(slopes); sink = bias[h, q] + slopes[h]; dtype = f16; head_dim = 128;
+}
 )attn";
 
 std::shared_ptr<const KernelIR> lower_backward_kernel(const std::string& name) {
@@ -378,9 +390,9 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
     return;
   }
   std::mt19937 rng(4321);
-  for (const char* name :
-       {"causal_bf16_64", "full_f16_128", "alibi_bf16_128", "softcap_f16_64", "value_dim_bf16",
-        "first_rows_bf16", "rel_bias_bf16", "documents_bf16", "inf_rows_bf16"}) {
+  for (const char* name : {"causal_bf16_64", "full_f16_128", "alibi_bf16_128", "softcap_f16_64",
+                           "value_dim_bf16", "first_rows_bf16", "rel_bias_bf16", "documents_bf16",
+                           "inf_rows_bf16", "sinks_bf16_64", "sink_rows_f16_128"}) {
     auto ir = lower_backward_kernel(name);
     for (auto [lq, lkv] : {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {130, 64}, {300, 129}}) {
       KernelInputs in = make_inputs(*ir, lq, lkv, rng);
@@ -431,7 +443,8 @@ BOOST_AUTO_TEST_CASE(ragged_backward_matches_the_reference_backward) {
     return;
   }
   std::mt19937 rng(8642);
-  for (const char* name : {"causal_bf16_64", "alibi_bf16_128", "rel_bias_bf16", "inf_rows_bf16"}) {
+  for (const char* name : {"causal_bf16_64", "alibi_bf16_128", "rel_bias_bf16", "inf_rows_bf16",
+                           "sinks_bf16_64", "sink_rows_f16_128"}) {
     auto ir = lower_backward_kernel(name);
     KernelInputs in = make_ragged_inputs(*ir, rng);
     const GradientRequest request =

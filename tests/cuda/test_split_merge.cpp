@@ -1,10 +1,11 @@
 // Split-KV's merge (backends/cuda/device/attn_split_merge.cuh), on the host: a row's keys cut into
 // shares, each share's unnormalized O, max and sum computed the way a CTA leaves them, merged;
-// the result must be the softmax over all keys. And the grids launches get (runtime/CudaGrid.h):
-// share counts, heads packed for decoding.
+// the result must be the softmax over all keys, with a sink folded in once and the row maxima
+// kept. And the grids launches get (runtime/CudaGrid.h): share counts, heads packed for decoding.
 #define BOOST_TEST_MODULE split_merge
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -20,8 +21,10 @@
 namespace {
 
 /// One row of `keys` scores (log2 units, -inf = masked) and values [keys][dv], split into
-/// `splits` equal shares; returns the merged row and its LSE against a direct softmax.
-void check_row(const std::vector<float>& s, const std::vector<float>& v, int dv, int splits) {
+/// `splits` equal shares, with a sink of logit `t` (natural units, -inf: none); checks the merged
+/// row, its LSE and its largest kept score against a direct softmax over the keys and the sink.
+void check_row(const std::vector<float>& s, const std::vector<float>& v, int dv, int splits,
+               float t = -INFINITY) {
   const int keys = static_cast<int>(s.size());
   const int share = (keys + splits - 1) / splits;
   std::vector<float> slots(static_cast<size_t>(splits * (dv + 2)), 0.f);
@@ -37,25 +40,35 @@ void check_row(const std::vector<float>& s, const std::vector<float>& v, int dv,
     }
     slot[dv] = m, slot[dv + 1] = l;
   }
-  double m = -INFINITY, l = 0;
+  // The sink is one more key of value 0 and score t / ln 2 in log2 units.
+  const double t2 = t / std::log(2.0);
+  double m = t2, l = 0;
   for (float x : s) m = std::max<double>(m, x);
+  const double kept = *std::max_element(s.begin(), s.end()) * std::log(2.0);
   std::vector<double> want(static_cast<size_t>(dv), 0.0);
-  if (m != -INFINITY)
+  if (m != -INFINITY) {
+    if (t != -INFINITY) l += std::exp2(t2 - m);
     for (int k = 0; k < keys; ++k) {
       if (s[k] == -INFINITY) continue;
       const double w = std::exp2(s[k] - m);
       l += w;
       for (int c = 0; c < dv; ++c) want[c] += w * v[k * dv + c];
     }
+  }
   for (int c = 0; c < dv; ++c) {
-    float lse = 0;
-    const float got = attn_dev::merge_partial_row(slots.data(), splits, dv, c, c == 0 ? &lse : nullptr);
+    float lse = 0, max = 0;
+    const float got = attn_dev::merge_partial_row(slots.data(), splits, dv, c, t, c == 0 ? &lse : nullptr,
+                                                  c == 0 ? &max : nullptr);
     BOOST_TEST(got == (l > 0 ? want[c] / l : 0.0), boost::test_tools::tolerance(1e-5));
     if (c == 0) {
       if (l > 0)
         BOOST_TEST(lse == m * std::log(2.0) + std::log(l), boost::test_tools::tolerance(1e-5));
       else
         BOOST_TEST(lse == -std::numeric_limits<float>::infinity());
+      if (std::isinf(kept))
+        BOOST_TEST(max == kept);
+      else
+        BOOST_TEST(max == kept, boost::test_tools::tolerance(1e-5));
     }
   }
 }
@@ -79,6 +92,43 @@ BOOST_AUTO_TEST_CASE(merged_shares_equal_the_whole_row) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(sinks_join_the_row_once) {
+  // The kernel option `sink`: one more key of value 0, folded in after the merge, whether its
+  // logit is below, among or above the scores, or the row kept no key (Out 0, LSE the logit).
+  std::mt19937 rng(7);
+  std::normal_distribution<float> n(0.f, 3.f);
+  for (int splits : {1, 2, 5}) {
+    std::vector<float> s(64), v(64 * 4);
+    for (float& x : s) x = n(rng);
+    for (float& x : v) x = n(rng);
+    for (float t : {-20.f, 0.f, 2.5f, 40.f}) check_row(s, v, 4, splits, t);
+    for (int k = 0; k < 40; ++k) s[k] = -INFINITY;
+    check_row(s, v, 4, splits, 1.f);
+    for (float& x : s) x = -INFINITY;
+    check_row(s, v, 4, splits, -3.f);
+  }
+  // The row's end on its own (finish_row): a row that kept no key gives Out 0 and LSE t; a sink of
+  // +Inf takes the whole weight (Out 0, LSE +Inf); a NaN sink makes the row NaN; -inf is no sink.
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  float lse = 0;
+  BOOST_TEST(attn_dev::finish_row(-inf, 0.f, 1.5f, &lse) == 0.f);
+  BOOST_TEST(lse == 1.5f, boost::test_tools::tolerance(1e-6f));
+  BOOST_TEST(attn_dev::finish_row(3.f, 2.f, inf, &lse) == 0.f);
+  BOOST_TEST(lse == inf);
+  BOOST_TEST(std::isnan(attn_dev::finish_row(3.f, 2.f, nan, &lse)));
+  BOOST_TEST(std::isnan(lse));
+  BOOST_TEST(attn_dev::finish_row(3.f, 2.f, -inf, &lse) == 0.5f);
+  BOOST_TEST(lse == 3.f * std::log(2.f) + std::log(2.f), boost::test_tools::tolerance(1e-6f));
+  BOOST_TEST(attn_dev::finish_row(-inf, 0.f, -inf, &lse) == 0.f);
+  BOOST_TEST(lse == -inf);
+  // Keys at +Inf share the row with a sink at +Inf: 2 keys and the sink, each a third.
+  BOOST_TEST(attn_dev::finish_row(inf, 2.f, inf, &lse) == 1.f / 3.f, boost::test_tools::tolerance(1e-6f));
+  // return_max: the kept keys' max in natural units, NaN for a NaN sum, -inf for no key.
+  BOOST_TEST(attn_dev::kept_max(2.f, 1.f) == 2.f * std::log(2.f), boost::test_tools::tolerance(1e-6f));
+  BOOST_TEST(std::isnan(attn_dev::kept_max(2.f, nan)));
+  BOOST_TEST(attn_dev::kept_max(-inf, 0.f) == -inf);
+}
+
 BOOST_AUTO_TEST_CASE(non_finite_scores_merge_by_the_rule) {
   // docs/language.md, "Non-finite values": keys scoring +Inf share the row (Out their mean, LSE
   // +Inf), a NaN score makes the row NaN. Each share computed as a kernel computes it (fmaxf
@@ -99,8 +149,8 @@ BOOST_AUTO_TEST_CASE(non_finite_scores_merge_by_the_rule) {
       }
       slot[2] = m, slot[3] = l;
     }
-    return std::vector<float>{attn_dev::merge_partial_row(slots.data(), 2, 2, 0, lse),
-                              attn_dev::merge_partial_row(slots.data(), 2, 2, 1, nullptr)};
+    return std::vector<float>{attn_dev::merge_partial_row(slots.data(), 2, 2, 0, -inf, lse, nullptr),
+                              attn_dev::merge_partial_row(slots.data(), 2, 2, 1, -inf, nullptr, nullptr)};
   };
   float lse = 0;
   std::vector<float> o = merged({0.5f, inf, 3.f, inf}, &lse);  // keys 1 and 3, in different shares

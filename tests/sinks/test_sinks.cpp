@@ -2,7 +2,8 @@
 // and row maxima": the reference against the definition written out here (a virtual key of value 0),
 // the CPU backend (1 and 2 threads, so split-KV merges too; f32 and the bf16 paths) and the SPIR-V
 // backend on lavapipe (sinks) against the reference on shapes that are not tile multiples, fully
-// masked rows, `sink = -inf` as no sink, the backward against finite differences, and the errors.
+// masked rows, `sink = -inf` as no sink, the backward against finite differences, and the errors;
+// the cuda target too where a GPU is present.
 #define BOOST_TEST_MODULE sinks
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "backends/reference/Reference.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
+#include "runtime/CudaDriver.h"
 #include "tests/cpu/CpuTestSupport.h"
 #include "tests/support/AttentionInputs.h"
 #include "tests/support/MesaCache.h"
@@ -187,6 +189,37 @@ BOOST_AUTO_TEST_CASE(vulkan_matches_the_reference) {
   }
 }
 
+// On a GPU (skipped without one): Out, the LSE and the row maxima of the cuda target against the
+// reference, fully masked rows (Out 0, LSE the sink) included, and an out-of-range sink read as an
+// error. The tensor-core kernels' sinks are in tests/cuda/kernels.attn (test_cuda_gpu, the kit).
+BOOST_AUTO_TEST_CASE(cuda_matches_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  std::mt19937 rng(17);
+  for (const char* name : {"per_head", "empty_rows", "per_head_bf16"}) {
+    auto ir = lower_text(kProgram, name);
+    const bool bf16 = ir->options.dtype == DType::BF16;
+    for (const Shape& s : kShapes) {
+      KernelInputs in = inputs(*ir, s, bf16 ? ScalarType::BF16 : ScalarType::F32, rng);
+      const KernelOutputs want = run_reference(*ir, in, 2);
+      const KernelOutputs got = find_backend("cuda", Capability::Run).run(*ir, in, 0);
+      const std::string what =
+          std::string(name) + " Lq=" + std::to_string(s.Lq) + " Lk=" + std::to_string(s.Lk);
+      BOOST_TEST(max_abs_diff(got.out, want.out) < (bf16 ? 2e-2 : 2e-3), what);
+      BOOST_TEST(max_abs_diff(got.lse, want.lse) < (bf16 ? 2e-2 : 2e-3), what);
+      if (ir->options.return_max) BOOST_TEST(max_abs_diff(got.max, want.max) < (bf16 ? 2e-2 : 2e-3), what);
+    }
+  }
+  auto far = lower_text(kProgram, "far_sink");
+  KernelInputs in = inputs(*far, kShapes[1], ScalarType::F32, rng);
+  BOOST_CHECK_EXCEPTION(
+      find_backend("cuda", Capability::Run).run(*far, in, 0), std::exception,
+      [](const std::exception& e) { return std::string(e.what()).find("sinks") != std::string::npos; });
+}
+
 BOOST_AUTO_TEST_CASE(minus_inf_sink_is_no_sink) {
   std::mt19937 rng(3);
   for (const Shape& s : {kShapes[1], kShapes[4]}) {
@@ -259,18 +292,17 @@ BOOST_AUTO_TEST_CASE(errors_are_located) {
   BOOST_TEST(message.find("kernel option 'sink' expects an f32 expression") != std::string::npos, message);
   BOOST_TEST(!lower_error("kernel k { return_max = 1; }", message));
   BOOST_TEST(message.find("return_max must be true or false") != std::string::npos, message);
-  // Targets that do not implement them yet say so at the kernel.
+  // vulkan does not implement return_max yet and says so at the kernel; cuda emits both.
   auto ir = lower_text(kProgram, "per_head");
-  for (auto [target, option] : {std::pair{"cuda", "'sink'"}, {"vulkan", "'return_max'"}}) {
-    bool threw = false;
-    try {
-      find_backend(target, Capability::Compile).emit(*ir, {});
-    } catch (const KernelLimitError& e) {
-      threw = true;
-      BOOST_TEST(std::string(e.what()).find(std::string("does not implement kernel option ") + option) !=
-                     std::string::npos,
-                 e.what());
-    }
-    BOOST_TEST(threw, target);
+  bool threw = false;
+  try {
+    find_backend("vulkan", Capability::Compile).emit(*ir, {});
+  } catch (const KernelLimitError& e) {
+    threw = true;
+    BOOST_TEST(
+        std::string(e.what()).find("does not implement kernel option 'return_max'") != std::string::npos,
+        e.what());
   }
+  BOOST_TEST(threw);
+  BOOST_CHECK_NO_THROW(find_backend("cuda", Capability::Compile).emit(*ir, {}));
 }

@@ -8,8 +8,8 @@
 //   attn_bwd_dq: one CTA per 64 queries of a (batch, head), 16 per warp of the first 4, the
 //     forward's walk over key tiles: S = Q K^T, dP = dO V^T, dQ += dS K. It also sums the buffer
 //     gradients: each warp adds its share of every read site into its own slot, lanes that hit
-//     one element combined in lane order, so that no sum depends on scheduling; attn_bwd_grad
-//     adds the slots in order.
+//     one element combined in lane order, then its rows' sink gradients, so that no sum depends
+//     on scheduling; attn_bwd_grad adds the slots in order.
 // Tile visits follow the forward's plan for 64 x 64 tiles (attn_key_tile_ranges, or the launcher's
 // run-time plan for masks that read buffers), transposed for the key-major kernel (QueryTiles).
 // A row whose LSE is +Inf follows attn_bwd_rows.cuh: attn_bwd_pre counts its keys at +Inf and
@@ -121,9 +121,9 @@ __device__ __forceinline__ T* tensor_row(T* base, const long long (&stride)[3], 
   return base + z * stride[0] + h * stride[1] + row * stride[2];
 }
 
-/// The allowed keys of row (b, h, q) of entry z whose score is +Inf, counted by one warp (lanes
-/// across the keys of each key tile the forward's plan visits), the score computed as the forward
-/// does: Q.K in f32, then log2_score.
+/// The allowed keys of row (b, h, q) of entry z whose score is +Inf, and its sink if that is +Inf,
+/// counted by one warp (lanes across the keys of each key tile the forward's plan visits), the
+/// score computed as the forward does: Q.K in f32, then log2_score.
 __device__ __forceinline__ float count_ties(const attn_cuda_params& p, int z, int b, int h, int q, int lane) {
   constexpr int BN = ATTN_BWD_BN;
   const attn_elem* qrow = tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, z, h, q);
@@ -138,7 +138,8 @@ __device__ __forceinline__ float count_ties(const attn_cuda_params& p, int z, in
       for (int c = 0; c < ATTN_D; ++c) dot += to_f32(qrow[c]) * to_f32(krow[c]);
       ties += log2_score(p, dot, b, h, q, kv) == inf() ? 1.f : 0.f;
     }
-  return warp_sum(ties);
+  // A sink at +Inf shares the row too (its value is 0: it only takes its share).
+  return warp_sum(ties) + (sink_logit(p, b, h, q) == inf() ? 1.f : 0.f);
 }
 
 /// The buffer gradients' share of one warp's 16 x BN elements (dS' and raw scores in ds/raw):
@@ -230,6 +231,35 @@ __device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float 
       }
     mma_xb<NQ, NC>(acc, st, sdO + qs * DV, lane);
   }
+}
+
+/// The sink's share of the buffer gradients, for rows [q0, q0 + rows) of head h of entry z: with
+/// p_t = exp(t - LSE), d loss / d t = -p_t delta (delta = rowsum(dOut * Out) - dLSE; nothing in a
+/// row at +Inf), times d t / d buffer[index] at each of the sink's read sites, added to the warp's
+/// slot by lane 0 in row order. Every lane of the warp calls it.
+__device__ __forceinline__ void sink_grads(const attn_cuda_bwd_params& bp, int z, int b, int h, int q0,
+                                           int rows, int lane, float* slot) {
+#if ATTN_BWD_SINK_SITES > 0
+  const attn_cuda_params& p = bp.fwd;
+  __syncwarp();  // the warp's buffer_grads adds are in the slot
+  if (lane == 0)
+    for (int q = q0; q < q0 + rows; ++q) {
+      const float lse = *tensor_row(p.lse, p.lse_stride, z, h, q), t = sink_logit(p, b, h, q);
+      if (lse == inf() || t == -inf()) continue;
+      const float dt = -expf(t - lse) * bp.delta[(static_cast<long long>(z) * p.q_heads + h) * p.q_len + q];
+#pragma unroll 1
+      for (int s = 0; s < ATTN_BWD_SINK_SITES; ++s) {
+        const long long base = bp.site_base[ATTN_BWD_SITES + s];
+        const float partial = base >= 0 ? attn_sink_site_partial(s, b, h, q, p) : 0.f;
+        // A read in a select's untaken branch has partial 0 and may be out of range.
+        const long long o = partial != 0.f ? attn_sink_site_offset(s, b, h, q, p) : -1;
+        if (o >= 0) slot[base + o] += dt * partial;
+      }
+    }
+  __syncwarp();
+#else
+  (void)bp, (void)z, (void)b, (void)h, (void)q0, (void)rows, (void)lane, (void)slot;
+#endif
 }
 
 }  // namespace attn_dev
@@ -356,16 +386,19 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
     lse2[r] = i < rows ? lse_log2(*tensor_row(p.lse, p.lse_stride, z, h, q0 + i)) : inf();
     delta[r] = i < rows ? bp.delta[(static_cast<long long>(z) * p.q_heads + h) * p.q_len + q0 + i] : 0.f;
   }
-#if ATTN_BWD_SITES > 0
-  // dS' and the raw score of the warp's elements, for buffer_grads.
-  float* sDs = reinterpret_cast<float*>(sV + BN * DV) + row0 * BN;
-  float* sRaw = sDs + DQ_WARPS * 16 * BN;
+#if ATTN_BWD_SITES + ATTN_BWD_SINK_SITES > 0
+  // The warp's slot of the buffer gradients (buffer_grads, sink_grads).
   float* slot =
       bp.grad_partial && computes
           ? bp.grad_partial +
                 ((((static_cast<long long>(z) * p.q_heads + h) * gridDim.x + qt) * DQ_WARPS + warp) *
                  bp.grad_numel)
           : 0;
+#endif
+#if ATTN_BWD_SITES > 0
+  // dS' and the raw score of the warp's elements, for buffer_grads.
+  float* sDs = reinterpret_cast<float*>(sV + BN * DV) + row0 * BN;
+  float* sRaw = sDs + DQ_WARPS * 16 * BN;
 #endif
 
   float dq[D / 8][4];
@@ -413,6 +446,9 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
     __syncthreads();  // everyone is done with K and V before the next tile overwrites them
   }
   cp_async_wait<0>();
+#if ATTN_BWD_SINK_SITES > 0
+  if (slot) sink_grads(bp, z, b, h, q0 + row0, max(0, min(16, rows - row0)), lane, slot);
+#endif
   if (computes)
     store_acc(dq, p.scale, tensor_row(static_cast<attn_elem*>(bp.dq), bp.dq_stride, z, h, q0),
               bp.dq_stride[2], row0, rows, lane);

@@ -86,7 +86,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FW
   }
   cp_async_wait<0>();
 
-  // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
+  // Epilogue: normalize and store (store_rows: the sink, the LSE and the row maxima too).
   store_rows(p, o, cta.rows, warp * 16, lane);
   finish_split<DV>(p, cta.rows);
 }

@@ -104,17 +104,16 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FW
       if (lane == 0) slot[DV] = row_max[r], slot[DV + 1] = row_sum[r];
       continue;
     }
-    const float inv = row_sum[r] != 0.f ? 1.f / row_sum[r] : 0.f;  // a NaN sum (a NaN score) stays NaN
+    float lse;
+    const float norm = finish_row(row_max[r], row_sum[r], sink_logit(p, b, h, q), &lse);
     attn_elem* gO =
         static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
     for (int c = 0; c < VC; ++c) {
       const int col = lane + 32 * c;
-      if (DV % 32 == 0 || col < DV) from_f32(acc[r][c] * inv, gO + col);
+      if (DV % 32 == 0 || col < DV) from_f32(acc[r][c] * norm, gO + col);
     }
-    if (p.lse && lane == 0)
-      p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
-          row_sum[r] != 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
+    if (lane == 0) store_row_stats(p, z, h, q, lse, kept_max(row_max[r], row_sum[r]));
   }
   finish_split<DV>(p, cr);
 }

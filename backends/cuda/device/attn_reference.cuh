@@ -1,12 +1,13 @@
 // ---- attnc device library: a naive forward in double precision, for checks on a GPU ---------
 // Appended to a generated kernel's source by bench/gpu/kit_check.cpp (never by the printer): one
 // warp per (b, h, q) row, lane l taking keys l, l + 32, ... (decode rows over 32k keys stay
-// quick), the mask and score functions of the same source, two passes. Launch 32 threads per row
-// in blocks of a multiple of 32.
+// quick), the mask, score and sink functions of the same source, two passes. Launch 32 threads
+// per row in blocks of a multiple of 32.
 struct attn_ref_params {
   attn_cuda_params p;
   double* out;  // [B, Hq, Lq, Dv]
   double* lse;  // [B, Hq, Lq]
+  double* max;  // [B, Hq, Lq]: the largest kept score (return_max)
 };
 
 extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
@@ -52,6 +53,15 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
   for (int c = 0; c < ATTN_DV; ++c)
     for (int o = 16; o > 0; o /= 2) acc[c] += __shfl_xor_sync(0xffffffffu, acc[c], o);
   if (lane != 0) return;
+  r.max[row] = m;
+  // The sink: one more key of value 0 whose score is its logit t (-inf: none).
+  const double t = attn_dev::sink_logit(p, b, h, q);
+  if (t != -attn_dev::inf()) {
+    const double top = fmax(m, t), keep = m == -attn_dev::inf() ? 0.0 : exp(m - top);
+    for (int c = 0; c < ATTN_DV; ++c) acc[c] *= keep;
+    sum = sum * keep + exp(t - top);
+    m = top;
+  }
   for (int c = 0; c < ATTN_DV; ++c) r.out[row * ATTN_DV + c] = sum > 0 ? acc[c] / sum : 0.0;
   r.lse[row] = sum > 0 ? m + log(sum) : -attn_dev::inf();
 }

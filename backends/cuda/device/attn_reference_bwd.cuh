@@ -1,7 +1,7 @@
 // ---- attnc device library: a naive backward in double precision, for checks on a GPU --------
 // Appended to a generated backward's source by bench/gpu/kit_check.cpp (never by the printer): the
-// mask, score and score derivatives of the same source (attn_score_grad, attn_site_partial,
-// attn_site_offset), one thread per query row, then one per key. No dLSE: the gradients of
+// mask, score, sink and derivatives of the same source (attn_score_grad, attn_site_partial,
+// attn_site_offset, attn_sink_site_*), one thread per query row, then one per key. No dLSE: the gradients of
 // sum(dOut * Out). Launch attn_reference_bwd_rows first (it writes delta), then _keys. Entry b of
 // the tensors is the mask's and score's b + p.batch_base (a ragged batch's sequence).
 struct attn_ref_bwd_params {
@@ -52,7 +52,8 @@ __device__ bool probability(const attn_ref_bwd_params& r, int b, int h, int q, i
 
 }  // namespace attn_ref
 
-/// One thread per (b, h, q): delta, dQ and the buffer gradients (f64 atomics).
+/// One thread per (b, h, q): delta, dQ and the buffer gradients of the score and the sink (f64
+/// atomics).
 extern "C" __global__ void attn_reference_bwd_rows(const attn_ref_bwd_params r) {
   const attn_cuda_params& p = r.p;
   const long long row = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -88,6 +89,18 @@ extern "C" __global__ void attn_reference_bwd_rows(const attn_ref_bwd_params r) 
       }
   }
   for (int d = 0; d < ATTN_D; ++d) r.dq[row * ATTN_D + d] = dq[d];
+#if ATTN_BWD_SINK_SITES > 0
+  // The sink (one more key of value 0): d loss / d t = -exp(t - LSE) delta.
+  const double t = attn_dev::sink_logit(p, b + p.batch_base, h, q);
+  if (r.grad && t != -attn_dev::inf())
+    for (int s = 0; s < ATTN_BWD_SINK_SITES && ATTN_BWD_SITES + s < ATTN_CUDA_MAX_SITES; ++s) {
+      const long long base = r.site_base[ATTN_BWD_SITES + s];
+      const long long at = base >= 0 ? attn_sink_site_offset(s, b + p.batch_base, h, q, p) : -1;
+      if (at >= 0)
+        atomicAdd(&r.grad[base + at],
+                  -exp(t - lse) * delta * attn_sink_site_partial(s, b + p.batch_base, h, q, p));
+    }
+#endif
 }
 
 /// One thread per (b, kv head, kv): dK and dV over the group's query heads and every query.

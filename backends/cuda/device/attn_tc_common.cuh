@@ -234,9 +234,9 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
   a[3] = pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
 }
 
-/// Normalizes and stores one warp's 16 rows of O (tile rows row0 ..) and their LSE; a row with no
-/// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
-/// partial slots instead (finish_split merges them).
+/// Normalizes and stores one warp's 16 rows of O (tile rows row0 ..), their LSE and their largest
+/// kept score (finish_row: a row with no allowed key gets Out 0 and LSE -inf, or its sink's). With
+/// split-KV, the rows go unnormalized to this CTA's partial slots instead (finish_split merges them).
 template <int OB>
 __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o,
                                            const CtaRows& cr, int row0, int lane) {
@@ -247,7 +247,6 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
-    const float inv = sum != 0.f ? 1.f / sum : 0.f;  // a NaN sum (a NaN score) stays NaN
     const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
     if (cr.present(i) && kv_split_count(p) > 1) {
       float* slot = partial_slot(p, z, h, q, OB * 8);
@@ -257,16 +256,16 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
             make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
     } else if (cr.present(i)) {
+      float lse;
+      const float norm = finish_row(row_max[r], sum, sink_logit(p, cr.b, h, q), &lse);
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
       for (int j = 0; j < OB; ++j) {
-        const unsigned v = pack2(acc[j][2 * r] * inv, acc[j][2 * r + 1] * inv);
+        const unsigned v = pack2(acc[j][2 * r] * norm, acc[j][2 * r + 1] * norm);
         *reinterpret_cast<unsigned*>(gO + j * 8 + acc_col(lane, 0)) = v;
       }
-      if (p.lse && lane % 4 == 0)
-        p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
-            sum != 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
+      if (lane % 4 == 0) store_row_stats(p, z, h, q, lse, kept_max(row_max[r], sum));
     }
   }
 }

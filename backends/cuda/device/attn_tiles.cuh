@@ -32,6 +32,7 @@ __device__ __forceinline__ const attn_cuda_params& enter_launch(const attn_cuda_
       p.q = static_cast<const attn_elem*>(call.q) + l.q_row * call.q_stride[2];
       p.out = static_cast<attn_elem*>(call.out) + l.q_row * call.out_stride[2];
       if (call.lse) p.lse = call.lse + l.q_row * call.lse_stride[2];
+      if (call.max) p.max = call.max + l.q_row * call.max_stride[2];
       if (call.page_table) {
         p.page_table = call.page_table + l.table_row;
       } else {
@@ -215,8 +216,26 @@ __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int z,
   return p.partial + (partial_row(p, z, h, q) * kv_split_count(p) + cta_kv_split(p)) * (dv + 2);
 }
 
+/// The sink logit of row (b, h, q) in natural units (the kernel option `sink`); -inf without one.
+__device__ __forceinline__ float sink_logit(const attn_cuda_params& p, int b, int h, int q) {
+#if ATTN_SINK
+  return attn_sink(b, h, q, p);
+#else
+  (void)p, (void)b, (void)h, (void)q;
+  return -__int_as_float(0x7f800000);
+#endif
+}
+
+/// Stores the LSE and the largest kept score (return_max) of query q of head h of batch entry z,
+/// where the call asks for them.
+__device__ __forceinline__ void store_row_stats(const attn_cuda_params& p, int z, int h, int q, float lse,
+                                                float max) {
+  if (p.lse) p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] = lse;
+  if (p.max) p.max[z * p.max_stride[0] + h * p.max_stride[1] + q * p.max_stride[2]] = max;
+}
+
 /// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
-/// query tile to get here merges the shares of its rows into out and lse, and resets the tile's
+/// query tile to get here merges the shares of its rows into out, lse and max, and resets the tile's
 /// counter (p.split_done[(z * grid y + block y) * grid tiles + tile]) for the next launch.
 /// Nothing without split-KV.
 template <int DV>
@@ -235,12 +254,13 @@ __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const Ct
   for (int i = cr.row_lo * DV + threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
     const int q = cr.q(i / DV), h = cr.h(i / DV), c = i % DV;
     const long long row = partial_row(p, z, h, q);
-    float lse;
-    const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
+    float lse, max;
+    const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c,
+                                      sink_logit(p, cr.b, h, q), c == 0 ? &lse : 0, c == 0 ? &max : 0);
     attn_elem* gO =
         static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
     from_f32(v, gO + c);
-    if (c == 0 && p.lse) p.lse[z * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] = lse;
+    if (c == 0) store_row_stats(p, z, h, q, lse, max);
   }
   if (threadIdx.x == 0) *done = 0;
 }

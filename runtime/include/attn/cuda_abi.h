@@ -104,6 +104,11 @@ typedef struct attn_cuda_params {
    *  tile_rows, tile_runs, partial and split_done are the plan's bases). 0 and 0 otherwise. */
   const attn_cuda_launch* launches;
   const int* work;
+  /** [B, Hq, Lq] f32, or 0: each row's largest kept score in natural units (after `score`; -inf
+   *  for a row that kept no key, NaN for a NaN score), for kernels whose source defines
+   *  ATTN_RETURN_MAX 1 (the kernel option return_max). Strides as lse's. */
+  float* max;
+  long long max_stride[3];
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */

@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 109 lines]
+// [fixed text: cuda device library cuda_abi.h, 114 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_causal_bf16_128
@@ -22,6 +22,7 @@
 #define ATTN_BUFFER_NAMES "" /* tensor arguments, for error messages */
 #define ATTN_ARGS "" /* run-time arguments in order: buffers [dims], scalars */
 #define ATTN_LSE 1
+#define ATTN_RETURN_MAX 0 /* 1: the call passes p.max, each row's largest kept score */
 #define ATTN_SCALE 0.088388347648318433 /* softmax scale; the launcher passes it in p.scale */
 
 // [fixed text: cuda device library attn_common.cuh, 52 lines]
@@ -41,6 +42,8 @@ __device__ __forceinline__ bool attn_mask(int b, int h, int q, int kv, const att
 __device__ __forceinline__ float attn_score(float score, int b, int h, int q, int kv, const attn_cuda_params& p) {
   return score;
 }
+
+#define ATTN_SINK 0
 
 /// Sufficient conditions (interval analysis) that every (q, kv) of a tile is masked out /
 /// allowed; q in [q_lo, q_hi], kv in [kv_lo, kv_hi], all within the lengths.
@@ -69,13 +72,13 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
   full[2] = false;
 }
 
-// [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
+// [fixed text: cuda device library attn_split_merge.cuh, 74 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 277 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 297 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 
-// [fixed text: cuda device library attn_tc_common.cuh, 274 lines]
+// [fixed text: cuda device library attn_tc_common.cuh, 273 lines]
 
 // [fixed text: cuda device library attn_fwd_mma.cuh, 128 lines]
 

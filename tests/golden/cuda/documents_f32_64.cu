@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 109 lines]
+// [fixed text: cuda device library cuda_abi.h, 114 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_documents_f32_64
@@ -21,6 +21,7 @@
 #define ATTN_BUFFER_NAMES "doc" /* tensor arguments, for error messages */
 #define ATTN_ARGS "doc:i32[len]" /* run-time arguments in order: buffers [dims], scalars */
 #define ATTN_LSE 0
+#define ATTN_RETURN_MAX 0 /* 1: the call passes p.max, each row's largest kept score */
 #define ATTN_SCALE 0.125 /* softmax scale; the launcher passes it in p.scale */
 
 // [fixed text: cuda device library attn_common.cuh, 52 lines]
@@ -40,6 +41,8 @@ __device__ __forceinline__ bool attn_mask(int b, int h, int q, int kv, const att
 __device__ __forceinline__ float attn_score(float score, int b, int h, int q, int kv, const attn_cuda_params& p) {
   return score;
 }
+
+#define ATTN_SINK 0
 
 /// Sufficient conditions (interval analysis) that every (q, kv) of a tile is masked out /
 /// allowed; q in [q_lo, q_hi], kv in [kv_lo, kv_hi], all within the lengths.
@@ -143,11 +146,11 @@ operands 2 2 3
 outputs 1 10
 attn-tile-plan-end */
 
-// [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
+// [fixed text: cuda device library attn_split_merge.cuh, 74 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 277 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 297 lines]
 
-// [fixed text: cuda device library attn_fwd_simt.cuh, 120 lines]
+// [fixed text: cuda device library attn_fwd_simt.cuh, 119 lines]
 
 #if !defined(__CUDACC_RTC__)
 // ---- Host launcher (nvcc builds only) -------------------------------------------------
