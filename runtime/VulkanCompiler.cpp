@@ -118,8 +118,11 @@ class VulkanModule final : public VulkanKernelModule {
     const int64_t Hkv = a->k->shape[1], Lkv = a->k->shape[2];
     if (B * Hq * Lq == 0) return 0;
 
-    // Bindings: Q, K, V, Out, LSE, argument words, error record, tensor arguments.
-    std::vector<std::vector<uint8_t>> data(vk::kFirstBuffer + static_cast<size_t>(buffers_));
+    // Bindings: Q, K, V, Out, LSE, argument words, error record, tensor arguments, and the row
+    // maxima of a return_max kernel.
+    const size_t max_binding = vk::kFirstBuffer + static_cast<size_t>(buffers_);
+    std::vector<std::vector<uint8_t>> data(max_binding + (layout_.max ? 1 : 0));
+    if (layout_.max) data[max_binding].resize(static_cast<size_t>(B * Hq * Lq) * 4);
     const ScalarType io = *element_type(a->q);
     data[vk::kQ] = io_bytes(a->q, io, layout_.f16_io);
     data[vk::kK] = io_bytes(a->k, io, layout_.f16_io);
@@ -151,7 +154,7 @@ class VulkanModule final : public VulkanKernelModule {
 
     vk::Dispatch d;
     for (size_t i = 0; i < data.size(); ++i)
-      d.buffers.push_back({&data[i], i == vk::kOut || i == vk::kLse || i == vk::kError});
+      d.buffers.push_back({&data[i], i == vk::kOut || i == vk::kLse || i == vk::kError || i == max_binding});
     const int32_t push[vk::kPushWords] = {
         static_cast<int32_t>(B),        static_cast<int32_t>(Hq),
         static_cast<int32_t>(Hkv),      static_cast<int32_t>(Lq),
@@ -180,10 +183,18 @@ class VulkanModule final : public VulkanKernelModule {
     unpack(data[vk::kOut], io, a->out);
     if (layout_.lse && a->lse)
       std::memcpy(const_cast<uint8_t*>(data_of(a->lse)), data[vk::kLse].data(), data[vk::kLse].size());
+    if (layout_.max && row_maxima(*a))
+      std::memcpy(const_cast<uint8_t*>(data_of(row_maxima(*a))), data[max_binding].data(),
+                  data[max_binding].size());
     return 0;
   }
 
  private:
+  // The call's row maxima (ABI version 4), or null.
+  static const DLTensor* row_maxima(const attn_kernel_args& a) {
+    return a.abi_version >= 4 ? a.max : nullptr;
+  }
+
   // Why the tensors do not fit this kernel, or "".
   std::string check(const attn_kernel_args& a) const {
     const DLTensor* qkvo[] = {a.q, a.k, a.v, a.out};
@@ -206,9 +217,10 @@ class VulkanModule final : public VulkanKernelModule {
         o[2] != q[2] || o[3] != v[3])
       return "the shapes of q, k, v and out do not agree";
     if (k[1] <= 0 || q[1] % k[1] != 0) return "query heads must be a multiple of key/value heads";
-    if (a.lse && (a.lse->ndim != 3 || !compact_on_host(a.lse) || element_type(a.lse) != ScalarType::F32 ||
-                  a.lse->shape[0] != q[0] || a.lse->shape[1] != q[1] || a.lse->shape[2] != q[2]))
-      return "lse must be a compact f32 host tensor [B, Hq, Lq]";
+    for (const DLTensor* rows : {static_cast<const DLTensor*>(a.lse), row_maxima(a)})
+      if (rows && (rows->ndim != 3 || !compact_on_host(rows) || element_type(rows) != ScalarType::F32 ||
+                   rows->shape[0] != q[0] || rows->shape[1] != q[1] || rows->shape[2] != q[2]))
+        return std::string(rows == a.lse ? "lse" : "max") + " must be a compact f32 host tensor [B, Hq, Lq]";
     const int64_t limit = int64_t(1) << 31;
     for (const DLTensor* t : qkvo)
       if (numel(t) >= limit)
@@ -324,8 +336,9 @@ class VulkanCompiler final : public Compiler {
     int buffers = 0;
     for (const KernelArgSlot& a : layout.args) buffers += a.kind == KernelArgSlot::Buffer;
     try {
-      return device()->build_pipeline(layout.spirv, vk::kFirstBuffer + static_cast<uint32_t>(buffers),
-                                      vk::kPushWords * 4, blob, blob_out);
+      return device()->build_pipeline(
+          layout.spirv, vk::kFirstBuffer + static_cast<uint32_t>(buffers) + (layout.max ? 1 : 0),
+          vk::kPushWords * 4, blob, blob_out);
     } catch (const vk::VulkanError& e) {
       throw LoadError(kind, "building the pipeline of kernel '" + layout.entry + "' failed: " + e.what());
     }

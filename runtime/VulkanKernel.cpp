@@ -52,6 +52,7 @@ std::string print_vulkan_layout(const KernelLayout& k) {
   std::ostringstream out;
   out << kMagic << "\nentry " << k.entry << "\ndims " << k.head_dim << " " << k.value_dim << "\nrows "
       << k.rows << "\nf16_io " << k.f16_io << "\nlse " << k.lse << "\n";
+  if (k.max) out << "max 1\n";  // only for return_max kernels: older layouts stay as they were
   for (const KernelArgSlot& a : k.args)
     out << "arg " << kKindNames[a.kind] << " " << a.name << " " << a.offset << " " << a.rank << "\n";
   out << "arg_words " << k.arg_words << "\n";
@@ -85,7 +86,13 @@ KernelLayout parse_vulkan_kernel(const std::string& text) {
   k.f16_io = value<int>(f, "f16_io") != 0;
   f = next_fields(in, "lse");
   k.lse = value<int>(f, "lse") != 0;
-  while (std::getline(in, line) && line.rfind("arg ", 0) == 0) {
+  bool more = static_cast<bool>(std::getline(in, line));
+  if (more && line.rfind("max ", 0) == 0) {  // return_max kernels only
+    f = fields_of(line, "max");
+    k.max = value<int>(f, "max") != 0;
+    more = static_cast<bool>(std::getline(in, line));
+  }
+  for (; more && line.rfind("arg ", 0) == 0; more = static_cast<bool>(std::getline(in, line))) {
     f = fields_of(line, "arg");
     std::string kind = value<std::string>(f, "arg");
     KernelArgSlot a;

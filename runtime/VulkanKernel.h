@@ -42,6 +42,8 @@ struct KernelLayout {
   int rows = 1;         ///< query rows per workgroup
   bool f16_io = false;  ///< Q/K/V/Out are f16 in the buffers (else f32)
   bool lse = false;     ///< the kernel writes LSE
+  /// The kernel writes row maxima (return_max) to the binding after its tensor arguments.
+  bool max = false;
   std::vector<KernelArgSlot> args;
   int arg_words = 0;
   std::vector<uint32_t> spirv;

@@ -207,13 +207,6 @@ KernelGradients make_gradients(const KernelIR& ir, const KernelInputs& in, const
   return g;
 }
 
-void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target) {
-  for (auto [set, option] : {std::pair{ir.sink.defined(), "sink"}, {ir.options.return_max, "return_max"}})
-    if (set)
-      throw KernelLimitError(ir, "the " + target + " target does not implement kernel option '" + option +
-                                     "' yet (the reference and cpu targets do)");
-}
-
 double descale_factor(const HostTensor& t, int64_t b, int64_t hk, int64_t Hkv) {
   return t.shape.empty() ? 1.0 : t.numel() == 1 ? t.get(0) : t.get(b * Hkv + hk);
 }
@@ -230,13 +223,6 @@ void require_backward_dtype(const KernelIR& ir) {
     throw KernelLimitError(ir, "kernel '" + ir.name + "' is fp8 (dtype " + dtype_name(ir.options.dtype) +
                                    "), which has no backward pass: compile a bf16 copy of it (dtype = bf16) "
                                    "for training");
-}
-
-void require_no_row_max(const KernelIR& ir, const std::string& target) {
-  if (ir.options.return_max)
-    throw KernelLimitError(ir, "the " + target +
-                                   " target does not implement kernel option 'return_max' yet (the reference "
-                                   "and cpu targets do)");
 }
 
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {

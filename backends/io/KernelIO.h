@@ -81,12 +81,6 @@ class KernelLimitError : public std::invalid_argument {
   Diagnostic diagnostic_;
 };
 
-/// Throws KernelLimitError when the kernel sets `sink` or `return_max`, which `target` does not
-/// implement yet (the reference and cpu targets do).
-void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target);
-/// The same for `return_max` alone (the reference, cpu and vulkan targets take a sink).
-void require_no_row_max(const KernelIR& ir, const std::string& target);
-
 /// The factor of batch entry (or sequence) `b`, key/value head `hk` in an FP8 kernel's descale
 /// tensor `t` of a call with `Hkv` key/value heads: t[0] when it is [1], t[b, hk] when [B, Hkv], 1
 /// when it is absent (no dimensions).

@@ -56,7 +56,8 @@ std::string embed_header(const KernelIR& ir, const std::string& source_name, con
     << "), 4 LSE (f32), 5 argument words\n"
     << " * (int32: scalars as bits, then each tensor argument's dimensions), 6 error record (9 int32, "
        "zeroed),\n"
-    << " * 7... tensor arguments in declaration order (int32/f32 words, bool as 0/1 words).\n"
+    << " * 7... tensor arguments in declaration order (int32/f32 words, bool as 0/1 words)"
+    << (c.row_max ? ", then Max [B, Hq, Lq]\n * (f32: each row's largest kept score, ROW_MAX).\n" : ".\n")
     << " * Requires subgroups of at least LANES invocations with shuffles when LANES > 1. */\n";
   auto define = [&](const char* what, long long v) {
     h << "#define ATTN_" << up << "_" << what << " " << v << "\n";
@@ -69,6 +70,7 @@ std::string embed_header(const KernelIR& ir, const std::string& source_name, con
   define("BLOCK_KV", c.block_kv);
   define("F16_IO", c.f16_io);
   define("LSE", c.lse);
+  if (c.row_max) define("ROW_MAX", 1);
   define("BLOCK_SPARSE", c.block_sparse);
   define("ARG_WORDS", k.arg_words);
   // The launch's layout as text: with the words it makes the request of attn/vulkan.hpp.

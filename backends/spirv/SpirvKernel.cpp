@@ -51,6 +51,7 @@ class KernelEmitter : ShaderEmitter {
     out_ = ssbo(kOut, io, io_stride, "Out", false);
     lse_ = ssbo(kLse, t_f32_, 4, "LSE", false);
     declare_arguments();
+    if (c_.row_max) max_ = ssbo(kFirstBuffer + static_cast<uint32_t>(bufs_.size()), t_f32_, 4, "Max", false);
     declare_builtins();
     if (c_.lanes > 1) {
       sg_size_ = m_.global_variable(m_.type_pointer(StorageClass::Input, t_u32_), StorageClass::Input);
@@ -352,6 +353,7 @@ class KernelEmitter : ShaderEmitter {
     const float neg_inf = -INFINITY;
     emit_if(m_, r_.row_ok, [&] {
       Id lv = load(t_f32_, r_.l);
+      Id kept_max = c_.row_max ? load(t_f32_, r_.m) : 0;  // the kept keys' (return_max), before the sink
       Id corr = cf(1), sink_nan = 0;
       if (ir_.sink.defined()) {
         kv_ = ci(-1);  // an out-of-range read of the sink's names no key (the loop's kv is out of scope)
@@ -370,8 +372,8 @@ class KernelEmitter : ShaderEmitter {
         store(r_.m, sel(t_f32_, none, m_old, m_new));
       }
       Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
-      Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, r_.nan_seen), cf(0)});
-      if (sink_nan) row_nan = m_.op(Op::OpLogicalOr, t_bool_, {row_nan, sink_nan});
+      Id key_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, r_.nan_seen), cf(0)});
+      Id row_nan = sink_nan ? m_.op(Op::OpLogicalOr, t_bool_, {key_nan, sink_nan}) : key_nan;
       Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {corr, lv}), cf(0));
       Id o_base = imul(iadd(r_.row_base, qi_), ci(Dv));
       chunks(NV, Dv, [&](Id i, Id d, bool partial) {
@@ -385,11 +387,16 @@ class KernelEmitter : ShaderEmitter {
         else
           write();
       });
-      if (c_.lse)
+      if (c_.lse || c_.row_max)
         emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {r_.lane, ci(0)}), [&] {
-          Id lse = fadd(load(t_f32_, r_.m), ext(GLSLstd450Log, t_f32_, {lv}));
-          store(ssbo_ptr(lse_, iadd(r_.row_base, qi_)),
-                sel(t_f32_, row_nan, cf(NAN), sel(t_f32_, has, lse, cf(neg_inf))));
+          if (c_.lse) {
+            Id lse = fadd(load(t_f32_, r_.m), ext(GLSLstd450Log, t_f32_, {lv}));
+            store(ssbo_ptr(lse_, iadd(r_.row_base, qi_)),
+                  sel(t_f32_, row_nan, cf(NAN), sel(t_f32_, has, lse, cf(neg_inf))));
+          }
+          // The row maxima: -inf for a row that kept no key, NaN for a NaN score (not the sink's).
+          if (c_.row_max)
+            store(ssbo_ptr(max_, iadd(r_.row_base, qi_)), sel(t_f32_, key_nan, cf(NAN), kept_max));
         });
     });
   }
@@ -408,7 +415,7 @@ class KernelEmitter : ShaderEmitter {
 
   Row r_;
   const TilePlan* plan_;
-  Ssbo q_, k_, v_, out_, lse_;
+  Ssbo q_, k_, v_, out_, lse_, max_;
   Id sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0;
 };
 
@@ -416,7 +423,6 @@ class KernelEmitter : ShaderEmitter {
 
 SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
   require_no_fp8(ir, "vulkan");
-  require_no_row_max(ir, "vulkan");
   SpirvConfig c;
   const KernelOptions& o = ir.options;
   c.head_dim = o.head_dim ? o.head_dim : head_dim ? head_dim : kSpirvDefaultHeadDim;
@@ -435,6 +441,7 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
   c.unroll_chunks = !target.cpu;
   c.f16_io = o.dtype == DType::F16 && target.f16_storage;
   c.lse = o.lse;
+  c.row_max = o.return_max;
   c.scale = static_cast<float>(o.scale ? *o.scale : 1.0 / std::sqrt(static_cast<double>(c.head_dim)));
   c.spirv_version = target.vulkan_minor >= 2 ? 0x00010500 : 0x00010300;
   return c;

@@ -41,6 +41,9 @@ struct SpirvConfig {
   bool block_sparse = true;
   bool f16_io = false;  ///< Q/K/V/Out are f16 in the storage buffers (else f32)
   bool lse = false;
+  /// return_max: each row's largest kept score goes to binding kFirstBuffer + (tensor arguments),
+  /// after the tensor arguments (f32 [B, Hq, Lq]).
+  bool row_max = false;
   float scale = 1;
   uint32_t spirv_version = 0x00010300;
   int workgroup_size() const { return lanes * rows; }

@@ -24,6 +24,7 @@ vk::KernelLayout vulkan_layout(const KernelIR& ir, const SpirvKernel& k) {
   layout.rows = k.config.rows;
   layout.f16_io = k.config.f16_io;
   layout.lse = ir.options.lse;
+  layout.max = k.config.row_max;
   for (size_t i = 0; i < ir.args.size(); ++i)
     layout.args.push_back(
         {slot_kind(ir.args[i]), ir.args[i].name, k.arg_offsets[i], static_cast<int>(ir.args[i].dims.size())});
