@@ -72,7 +72,7 @@ T* rows_on(T* base, int64_t rows, long long stride, size_t es) {
 attn_cuda_bwd_params cuda_backward_sequence_params(const attn_cuda_bwd_params& packed, const CudaSequence& s,
                                                    int index, size_t elem_bytes) {
   attn_cuda_bwd_params one = packed;
-  one.fwd = cuda_sequence_params(packed.fwd, s, index, elem_bytes);
+  one.fwd = cuda_sequence_params(packed.fwd, s, index, elem_bytes, elem_bytes);
   one.dout = rows_on(packed.dout, s.q_row, packed.dout_stride[2], elem_bytes);
   one.dq = rows_on(packed.dq, s.q_row, packed.dq_stride[2], elem_bytes);
   if (packed.dlse) one.dlse = packed.dlse + s.q_row * packed.dlse_stride[2];

@@ -12,8 +12,30 @@ bool dtype_is(const DLTensor* t, ScalarType s) {
   switch (s) {
     case ScalarType::BF16: return t->dtype.code == kDLBfloat && t->dtype.bits == 16;
     case ScalarType::F16: return t->dtype.code == kDLFloat && t->dtype.bits == 16;
+    case ScalarType::F8E4M3: return t->dtype.code == ATTN_DL_FLOAT8_E4M3FN && t->dtype.bits == 8;
+    case ScalarType::F8E5M2: return t->dtype.code == ATTN_DL_FLOAT8_E5M2 && t->dtype.bits == 8;
     default: return t->dtype.code == kDLFloat && t->dtype.bits == 32;
   }
+}
+
+/// An FP8 call's descale factor `t` (`name`) into `factor` and `stride`: f32 in GPU memory, [1] or
+/// [batch, kv_heads] (a ragged batch's batch is its sequences). "" or the message.
+std::string take_descale(const DLTensor* t, const char* name, int64_t batch, int64_t kv_heads,
+                         const float*& factor, long long (&stride)[2]) {
+  factor = nullptr, stride[0] = stride[1] = 0;
+  if (!t) return {};
+  const bool one = t->ndim == 1 && t->shape[0] == 1;
+  if (!one && !(t->ndim == 2 && t->shape[0] == batch && t->shape[1] == kv_heads))
+    return std::string(name) + " must be f32 [1] or [" + std::to_string(batch) + ", " +
+           std::to_string(kv_heads) + "] (one factor, or one per batch entry and key/value head)";
+  if (!dtype_is(t, ScalarType::F32) || t->device.device_type != kDLCUDA)
+    return std::string(name) + " must be an f32 tensor in GPU memory";
+  if (!one) {
+    const std::vector<long long> s = dl_strides(t);
+    stride[0] = s[0], stride[1] = s[1];
+  }
+  factor = static_cast<const float*>(dl_data(t));
+  return {};
 }
 
 /// The call's row maxima (kernel option return_max; ABI version 4), or null.
@@ -115,8 +137,9 @@ std::string read_cuda_layout(const attn_kernel_args* a, std::vector<CudaSequence
 std::string fill_cuda_params(const CudaLaunchInfo& info, const attn_kernel_args* a, attn_cuda_params& p) {
   if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
     return "attn_kernel_args version mismatch";
-  if (a->abi_version >= 7 && (a->q_descale || a->k_descale || a->v_descale))
-    return "the cuda target runs no fp8 kernel, and descale factors are for fp8 kernels (the cpu target's)";
+  const bool fp8 = info.dtype == ScalarType::F8E4M3 || info.dtype == ScalarType::F8E5M2;
+  if (a->abi_version >= 7 && !fp8 && (a->q_descale || a->k_descale || a->v_descale))
+    return "descale factors are for fp8 kernels (dtype e4m3 or e5m2)";
   const bool ragged = cuda_call_is_ragged(a), paged = cuda_call_is_paged(a);
   // Dense [B, H, L, C]; ragged [T, H, C]; a paged cache's K and V [pages, page_size, H, C].
   const int q_rank = ragged ? 3 : 4, kv_rank = paged ? 4 : q_rank;
@@ -128,8 +151,9 @@ std::string fill_cuda_params(const CudaLaunchInfo& info, const attn_kernel_args*
              : ragged ? "a ragged batch's q, k, v and out must be 3-D tensors [T, H, D]"
                       : "q, k, v and out must be 4-D tensors [B, H, L, D]";
     if (t->device.device_type != kDLCUDA) return "the cuda target takes tensors in GPU memory (kDLCUDA)";
-    if (!dtype_is(t, info.dtype))
-      return std::string("q, k, v and out must be ") + scalar_type_name(info.dtype);
+    if (!dtype_is(t, t == a->out ? cuda_out_type(info.dtype) : info.dtype))
+      return fp8 ? std::string("q, k and v must be ") + scalar_type_name(info.dtype) + " and out bf16"
+                 : std::string("q, k, v and out must be ") + scalar_type_name(info.dtype);
     const std::vector<long long> st = dl_strides(t);
     if (st[rank - 1] != 1) return "the last dimension of q, k, v and out must be contiguous";
     bool rows_aligned = st[ragged && rank == 3 ? 0 : 2] % 8 == 0;  // a row is a token; pages too
@@ -198,6 +222,18 @@ std::string fill_cuda_params(const CudaLaunchInfo& info, const attn_kernel_args*
     return "query heads must be a multiple of key/value heads";
   p.scale = static_cast<float>(info.scale);
   p.scale_log2 = static_cast<float>(info.scale * 1.4426950408889634);
+  if (fp8 && a->abi_version >= 7) {  // one factor per batch entry, or per sequence of a ragged batch
+    const int64_t entries = !ragged                                         ? a->q->shape[0]
+                            : a->cu_seqlens_q && a->cu_seqlens_q->ndim == 1 ? a->cu_seqlens_q->shape[0] - 1
+                                                                            : 0;
+    const DLTensor* descales[] = {a->q_descale, a->k_descale, a->v_descale};
+    const char* names[] = {"q_descale", "k_descale", "v_descale"};
+    for (int t = 0; t < 3; ++t)
+      if (std::string why =
+              take_descale(descales[t], names[t], entries, p.kv_heads, p.descale[t], p.descale_stride[t]);
+          !why.empty())
+        return why;
+  }
   for (int i = 0; i < a->num_buffers; ++i) {
     const DLTensor* t = a->buffers[i];
     if (t->ndim > ATTN_CUDA_MAX_RANK) return "tensor arguments have at most 4 dimensions";

@@ -48,13 +48,20 @@ std::vector<std::string> split_commas(const std::string& list) {
 }
 
 const char* dtype_text(ScalarType t) {
-  return t == ScalarType::BF16 ? "bf16" : t == ScalarType::F16 ? "f16" : "f32";
+  switch (t) {
+    case ScalarType::BF16: return "bf16";
+    case ScalarType::F16: return "f16";
+    case ScalarType::F8E4M3: return "e4m3";
+    case ScalarType::F8E5M2: return "e5m2";
+    default: return "f32";
+  }
 }
 
 ScalarType dtype_of_text(const std::string& dtype) {
-  if (dtype != "bf16" && dtype != "f16" && dtype != "f32")
-    throw std::invalid_argument("dtype '" + dtype + "'");
-  return dtype == "bf16" ? ScalarType::BF16 : dtype == "f16" ? ScalarType::F16 : ScalarType::F32;
+  for (ScalarType t :
+       {ScalarType::BF16, ScalarType::F16, ScalarType::F8E4M3, ScalarType::F8E5M2, ScalarType::F32})
+    if (dtype == dtype_text(t)) return t;
+  throw std::invalid_argument("dtype '" + dtype + "'");
 }
 
 }  // namespace
@@ -72,6 +79,9 @@ CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
     info.dtype = macro(source, "ATTN_DTYPE_BF16") == "1"  ? ScalarType::BF16
                  : macro(source, "ATTN_DTYPE_F16") == "1" ? ScalarType::F16
                                                           : ScalarType::F32;
+    // FP8 inputs computed as bf16 (sources of other dtypes have no ATTN_FP8).
+    if (source.find("\n#define ATTN_FP8 1 ") != std::string::npos)
+      info.dtype = macro(source, "ATTN_FP8_E5M2") == "1" ? ScalarType::F8E5M2 : ScalarType::F8E4M3;
     info.scale = std::stod(macro(source, "ATTN_SCALE"));
     info.buffer_names = split_commas(quoted(macro(source, "ATTN_BUFFER_NAMES")));
     // "name:type[dims]" for buffers, "name:type" for scalars, space-separated.

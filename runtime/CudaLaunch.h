@@ -18,7 +18,7 @@ struct CudaLaunchInfo {
   int smem_bytes = 0;                     ///< dynamic shared memory per CTA
   int head_dim = 0;                       ///< D the kernel was specialized for
   int value_dim = 0;                      ///< Dv
-  ScalarType dtype = ScalarType::F32;     ///< Q/K/V/Out element type
+  ScalarType dtype = ScalarType::F32;     ///< Q/K/V element type; Out's is cuda_out_type(dtype)
   double scale = 0;                       ///< the softmax scale (a kernel option, fixed at compile time)
   int block_n = 0;                        ///< keys per tile
   std::vector<std::string> buffer_names;  ///< tensor arguments in order, for error messages
@@ -46,6 +46,11 @@ CudaLaunchInfo read_cuda_launch_info(const std::string& json);
 /// launch shape its configuration macros declare for nvcc; throws std::invalid_argument when the
 /// source does not carry them.
 CudaLaunchInfo parse_cuda_launch_info(const std::string& source);
+
+/// The element type of a kernel's Out given that of its Q, K and V: bf16 for FP8 inputs, else the same.
+inline ScalarType cuda_out_type(ScalarType in) {
+  return in == ScalarType::F8E4M3 || in == ScalarType::F8E5M2 ? ScalarType::BF16 : in;
+}
 
 /// How to launch a generated backward's four entry points (the order of attn/cuda_backward_abi.h).
 /// Written by the backward's printer; read by launch_cuda_backward_module.

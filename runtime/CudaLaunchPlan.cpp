@@ -22,7 +22,7 @@ attn_cuda_params launch_view(const CudaLaunchInfo& info, const attn_cuda_params&
   attn_cuda_params p = packed;
   p.page_table = plan.table.empty() ? nullptr : reinterpret_cast<const int*>(table);
   return cuda_sequence_params(p, launch.rows, launch.sequence, scalar_type_size(info.dtype),
-                              plan.table_stride);
+                              scalar_type_size(cuda_out_type(info.dtype)), plan.table_stride);
 }
 
 /// The one grid of `plan`'s launches for the call `packed` of `info`'s kernel: each launch's

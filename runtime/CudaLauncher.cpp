@@ -80,7 +80,7 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   if (Lq > INT32_MAX || r.k->shape[2] > INT32_MAX) throw CudaError("sequence lengths must fit in 32 bits");
 
   CudaPreparedLaunch L;
-  L.memory.reserve(9 + r.buffers.size());  // stable addresses for the pointers below
+  L.memory.reserve(12 + r.buffers.size());  // stable addresses for the pointers below
   auto upload = [&](const HostTensor& t) -> const CudaBuffer& {
     L.memory.push_back(device.alloc(t.bytes.size()));
     device.upload(L.memory.back(), t.bytes.data(), t.bytes.size());
@@ -92,7 +92,7 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   p.q = ptr(upload(*r.q));
   p.k = ptr(upload(*r.k));
   p.v = ptr(upload(*r.v));
-  L.out = HostTensor(info.dtype, {B, Hq, Lq, Dv});
+  L.out = HostTensor(cuda_out_type(info.dtype), {B, Hq, Lq, Dv});
   L.memory.push_back(device.alloc(L.out.bytes.size()));
   L.out_memory = &L.memory.back();
   p.out = ptr(*L.out_memory);
@@ -122,6 +122,14 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   p.kv_len = static_cast<int>(r.k->shape[2]);
   p.scale = static_cast<float>(r.scale);
   p.scale_log2 = static_cast<float>(r.scale / std::log(2.0));
+  for (int t = 0; t < 3; ++t)  // one factor, or one per (batch entry, key/value head)
+    if (const HostTensor* f = r.descale[t]) {
+      if (f->type != ScalarType::F32 || !(f->numel() == 1 || f->shape == std::vector<int64_t>{B, p.kv_heads}))
+        throw CudaError("descale factors must be f32 [1] or [B, Hkv]");
+      p.descale[t] = static_cast<const float*>(ptr(upload(*f)));
+      if (f->numel() > 1 || f->shape.size() == 2)
+        p.descale_stride[t][0] = p.kv_heads, p.descale_stride[t][1] = 1;
+    }
   for (size_t i = 0; i < r.buffers.size(); ++i) {
     const HostTensor& t = *r.buffers[i].tensor;
     if (t.shape.size() > ATTN_CUDA_MAX_RANK)

@@ -24,6 +24,8 @@ struct CudaLaunchRequest {
   const HostTensor* q = nullptr;  ///< [B, Hq, Lq, D] in the kernel's dtype
   const HostTensor* k = nullptr;  ///< [B, Hkv, Lkv, D]
   const HostTensor* v = nullptr;  ///< [B, Hkv, Lkv, Dv]
+  /// An FP8 kernel's descale factors of Q, K and V: f32 [1] or [B, Hkv]; null: 1.
+  const HostTensor* descale[3] = {nullptr, nullptr, nullptr};
   std::vector<CudaTensorArg> buffers;
   std::vector<double> scalars;  ///< scalar arguments in declaration order
   double scale = 0;             ///< softmax scale
@@ -34,7 +36,7 @@ struct CudaLaunchRequest {
 };
 
 struct CudaLaunchResult {
-  HostTensor out;               ///< [B, Hq, Lq, Dv]
+  HostTensor out;               ///< [B, Hq, Lq, Dv], cuda_out_type(dtype)
   HostTensor lse;               ///< [B, Hq, Lq] f32 when requested
   HostTensor max;               ///< [B, Hq, Lq] f32 when requested
   std::vector<float> times_ms;  ///< one per timed repeat
@@ -42,7 +44,7 @@ struct CudaLaunchResult {
 
 /// Device copies of a request's tensors and the parameter block that points at them.
 struct CudaPreparedLaunch {
-  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, max, error word, buffers
+  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, max, error word, descales, buffers
   CudaSplitWorkspace split;        ///< partial rows and counters of a split-KV launch
   attn_cuda_params params{};
   unsigned grid[3] = {1, 1, 1};

@@ -65,15 +65,16 @@ std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayo
 }
 
 attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
-                                      size_t elem_bytes, int64_t table_stride) {
+                                      size_t in_bytes, size_t out_bytes, int64_t table_stride) {
   attn_cuda_params p = packed;
-  auto rows = [&](const void* base, int64_t row, long long stride) {
-    return static_cast<const char*>(base) + row * stride * static_cast<long long>(elem_bytes);
+  auto rows = [&](const void* base, int64_t row, long long stride, size_t elem_bytes = 0) {
+    return static_cast<const char*>(base) +
+           row * stride * static_cast<long long>(elem_bytes ? elem_bytes : in_bytes);
   };
   // Rows are positions: a paged sequence's rows start q_first before its first query.
   const int64_t q_row = s.q_row - s.q_first;
   p.q = rows(packed.q, q_row, packed.q_stride[2]);
-  p.out = const_cast<char*>(rows(packed.out, q_row, packed.out_stride[2]));
+  p.out = const_cast<char*>(rows(packed.out, q_row, packed.out_stride[2], out_bytes));
   if (packed.lse) p.lse = packed.lse + q_row * packed.lse_stride[2];
   if (packed.max) p.max = packed.max + q_row * packed.max_stride[2];
   if (packed.page_table) {

@@ -57,14 +57,15 @@ std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayo
 
 /// The parameter block of sequence `index`, `s`, of a ragged launch. `packed` points at the packed
 /// tensors' first rows, with strides {0, head stride, token stride} (an lse [Tq, Hq] likewise) and
-/// everything else of the launch filled in; `elem_bytes` is the size of a Q/K/V/Out element. The
+/// everything else of the launch filled in; `in_bytes` is the size of a Q/K/V element, `out_bytes`
+/// of an Out element (they differ for FP8 kernels: bf16 Out). The
 /// result is a dense batch of one at the sequence's rows, its lengths, and batch_base = index (a
 /// sequence without keys keeps K and V at row 0). With a paged cache (packed.page_table: the
 /// table's first row in device memory, `table_stride` entries a row), K and V stay at the cache's
 /// start, page_table is the sequence's row, and Q, Out and the LSE point s.q_first rows before the
 /// sequence's first query: its rows are its positions (attn_cuda_params::q_first).
 attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
-                                      size_t elem_bytes, int64_t table_stride = 0);
+                                      size_t in_bytes, size_t out_bytes, int64_t table_stride = 0);
 
 /// The grid of the launch `p` (plan_cuda_grid over its present rows), setting p.q_tile0: the
 /// query tile of its first present row, 0 when heads are packed. Its split-KV shares fill the GPU

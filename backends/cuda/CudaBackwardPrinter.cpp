@@ -30,7 +30,7 @@ bool cuda_backward_supported(DType dtype, int head_dim, int value_dim) {
 }
 
 CudaBackwardSource print_cuda_backward(const KernelIR& ir, const CudaPrintOptions& o) {
-  require_no_fp8(ir, "cuda");
+  require_backward_dtype(ir);
   const KernelOptions& opt = ir.options;
   const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
   const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;

@@ -213,9 +213,9 @@ double descale_factor(const HostTensor& t, int64_t b, int64_t hk, int64_t Hkv) {
 
 void require_no_fp8(const KernelIR& ir, const std::string& target) {
   if (is_fp8(ir.options.dtype))
-    throw KernelLimitError(ir, "the " + target + " target does not implement fp8 kernels (dtype " +
+    throw KernelLimitError(ir, "the " + target + " target's shaders take no fp8 kernel (dtype " +
                                    dtype_name(ir.options.dtype) +
-                                   ") yet; fp8 runs on the cpu, reference and vulkan targets for now");
+                                   "): it runs converted on load (attnc run, kernels loaded through attnc)");
 }
 
 void require_backward_dtype(const KernelIR& ir) {

@@ -86,8 +86,8 @@ class KernelLimitError : public std::invalid_argument {
 /// when it is absent (no dimensions).
 double descale_factor(const HostTensor& t, int64_t b, int64_t hk, int64_t Hkv);
 
-/// Throws KernelLimitError when the kernel is FP8 (dtype e4m3 or e5m2), which `target` does not
-/// implement (the reference and cpu targets do).
+/// Throws KernelLimitError when the kernel is FP8 (dtype e4m3 or e5m2), which `target`'s shaders
+/// do not take (vulkan converts FP8 inputs on load instead).
 void require_no_fp8(const KernelIR& ir, const std::string& target);
 /// Throws KernelLimitError for an FP8 kernel, which has no backward pass (as FlashAttention 3's).
 void require_backward_dtype(const KernelIR& ir);

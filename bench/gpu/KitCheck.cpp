@@ -272,7 +272,7 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const CudaM
       if (bytes) device.upload(packed.back(), data, bytes);
       return reinterpret_cast<void*>(packed.back().ptr());
     };
-    HostTensor out(k.info.dtype, {tq, hq, dv}), lse(ScalarType::F32, {tq, hq});
+    HostTensor out(cuda_out_type(k.info.dtype), {tq, hq, dv}), lse(ScalarType::F32, {tq, hq});
     attn_cuda_params p = L.params;
     p.q = upload(q.bytes.data(), q.bytes.size());
     const HostTensor& kk = paged ? k_cache : kt;
@@ -312,7 +312,7 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const CudaM
       device.zero(packed[3]);
       graph.replay();
       graph.replay();
-      HostTensor again(k.info.dtype, {tq, hq, dv});
+      HostTensor again(cuda_out_type(k.info.dtype), {tq, hq, dv});
       device.download(again.bytes.data(), packed[3], again.bytes.size());
       if (again.bytes != out.bytes)
         line.fail(what + ": the CUDA graph's replay differs from the direct launch");

@@ -43,8 +43,10 @@ cd "$ROOT"
 compile_all() {
   local out=$1
   shift
-  rm -rf "$TMP/std" "$TMP/samples"
+  rm -rf "$TMP/std" "$TMP/samples" "$TMP/fp8"
   "$ATTNC" compile tests/cuda/kernels.attn -t cuda --cuda-sm "$SM" "$@" -o "$out"
+  "$ATTNC" compile tests/cuda/fp8_kernels.attn -t cuda --cuda-sm "$SM" "$@" -o "$TMP/fp8"  # no vulkan module
+  cp "$TMP"/fp8/*.cu "$out/"
   "$ATTNC" compile "$TMP/stdlib_kernels.attn" -t cuda --cuda-sm "$SM" "$@" -o "$TMP/std"
   cp "$TMP"/std/*.cu "$out/"
   for f in samples/*.attn; do

@@ -36,7 +36,8 @@ std::string host_device_prelude() {
       "inline bool __syncthreads_or(bool x) { return x; }\n"
       "struct attn_host_dim3 { unsigned x, y, z; };\n"
       "inline attn_host_dim3 blockIdx{}, threadIdx{}, blockDim{1, 1, 1}, gridDim{1, 1, 1};\n"
-      "typedef float attn_elem;\ninline void from_f32(float x, float* out) { *out = x; }\n";
+      "typedef float attn_elem;\ntypedef float attn_in;\ninline void from_f32(float x, float* out) { *out = "
+      "x; }\n";
   for (const char* text : {"cuda_abi.h", "cuda_backward_abi.h", "attn_expr.cuh"}) s += cuda_device_text(text);
   return s;
 }

@@ -10,4 +10,10 @@ inline float __int_as_float(int i) {
   return f;
 }
 
+inline unsigned __float_as_uint(float f) {
+  unsigned u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
 #define ATTN_HD inline

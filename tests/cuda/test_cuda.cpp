@@ -820,8 +820,8 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   for (long long* s : {packed.k_stride, packed.v_stride}) s[0] = 0, s[1] = 8, s[2] = 16;
   packed.lse_stride[0] = 0, packed.lse_stride[1] = 1, packed.lse_stride[2] = 4;
   packed.q_heads = 4, packed.kv_heads = 2, packed.q_len = 7, packed.kv_len = 6;
-  const attn_cuda_params p = cuda_sequence_params(packed, seqs[0], 0, 2),
-                         r = cuda_sequence_params(packed, seqs[2], 2, 2);
+  const attn_cuda_params p = cuda_sequence_params(packed, seqs[0], 0, 2, 2),
+                         r = cuda_sequence_params(packed, seqs[2], 2, 2, 2);
   BOOST_TEST((p.q == q.data() && p.k == k.data() && p.batch_base == 0 && p.q_len == 2 && p.kv_len == 5));
   BOOST_TEST((r.q == q.data() + 2 * 32 && r.out == out.data() + 2 * 32 && r.lse == lse.data() + 2 * 4));
   BOOST_TEST((r.k == k.data() && r.v == v.data() && r.batch == 1 && r.batch_base == 2));  // no keys: row 0
@@ -841,8 +841,8 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
       "  blockIdx = {x, y, 0};\n"
       "  const CtaRows cr(*p, 64);\n"
       "  o[0] = cr.b, o[1] = cr.z, o[2] = cr.rows;\n"
-      "  o[3] = cr.q_tile(*p) - static_cast<const attn_elem*>(p->q);\n"
-      "  o[4] = cr.k_head(*p) - static_cast<const attn_elem*>(p->k);\n"
+      "  o[3] = cr.q_tile(*p) - static_cast<const attn_in*>(p->q);\n"
+      "  o[4] = cr.k_head(*p) - static_cast<const attn_in*>(p->k);\n"
       "  o[5] = cr.row_lo, o[6] = cr.q0, o[7] = cr.plan_tile;\n"
       "  o[8] = key_row(*p, cr.k_head(*p), 37, p->k_stride[2], p->k_page_stride) - cr.k_head(*p);\n"
       "}\n";
@@ -851,7 +851,7 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   auto rows =
       reinterpret_cast<void (*)(const attn_cuda_params*, unsigned, unsigned, long long*)>(dlsym(so, "rows"));
   BOOST_REQUIRE(rows);
-  attn_cuda_params seq1 = cuda_sequence_params(packed, {1, 5, 2, 3}, 1, 2);  // rows 1..5, keys 2..4
+  attn_cuda_params seq1 = cuda_sequence_params(packed, {1, 5, 2, 3}, 1, 2, 2);  // rows 1..5, keys 2..4
   seq1.q_stride[0] = seq1.k_stride[0] = 1 << 20;  // the launch's batch entry 0 is the sequence
   long long o[9];
   rows(&seq1, 0, 3, o);  // head 3, key/value head 1
@@ -887,7 +887,7 @@ BOOST_AUTO_TEST_CASE(ragged_batches_launch_one_sequence_at_a_time_on_views) {
   attn_cuda_params cache = packed;
   cache.page_table = device_table.data(), cache.page_size = 16;
   cache.k_stride[1] = 8, cache.k_stride[2] = 16, cache.k_page_stride = 16 * 16;
-  const attn_cuda_params pg = cuda_sequence_params(cache, seqs[1], 1, 2, layout.max_pages);
+  const attn_cuda_params pg = cuda_sequence_params(cache, seqs[1], 1, 2, 2, layout.max_pages);
   BOOST_TEST((pg.page_table == device_table.data() + 10 && pg.k == packed.k && pg.q_first == 147));
   BOOST_TEST((pg.q_len == 150 && pg.kv_len == 150 && pg.q == q.data() + (1 - 147) * 32));
   CudaLaunchInfo info;
@@ -960,7 +960,7 @@ BOOST_AUTO_TEST_CASE(calls_are_planned_once_and_launched_from_the_plan) {
   const CudaPlanMemory at{0, 0x10000, 0x200000, 0x100000};
   for (const CudaPlannedLaunch& l : plan.launches) {
     const attn_cuda_params p = planned_params(info, packed, plan, l, at);
-    attn_cuda_params view = cuda_sequence_params(packed, l.rows, l.sequence, 2);
+    attn_cuda_params view = cuda_sequence_params(packed, l.rows, l.sequence, 2, 2);
     BOOST_TEST((p.q == view.q && p.k == view.k && p.out == view.out && p.batch_base == l.sequence));
     BOOST_TEST((p.q_len == view.q_len && p.kv_len == view.kv_len && p.q_tile0 == l.q_tile0));
     BOOST_TEST(reinterpret_cast<uintptr_t>(p.tile_rows) == 0x10000 + size_t(l.tile_rows) * sizeof(int));
@@ -1218,4 +1218,25 @@ BOOST_AUTO_TEST_CASE(kernel_abi_calls_fill_the_parameter_block) {
   BOOST_TEST(fill_cuda_params(info, &bad, p).find("GPU memory") != std::string::npos);
   info.head_dim = 128;
   BOOST_TEST(fill_cuda_params(info, &r, p).find("compiled for head_dim 128") != std::string::npos);
+  info.head_dim = 64;
+
+  // FP8: e4m3 Q, K, V and a bf16 Out; descale factors [1] (one) or [B, Hkv] (a ragged batch's B its
+  // sequences), f32 in GPU memory; refused for other kernels.
+  std::vector<int64_t> one = {1}, per_head = {2, 2}, wrong = {3, 2};
+  DLTensor qs = tensor(one, kDLCUDA), ks = tensor(per_head, kDLCUDA), vs = tensor(wrong, kDLCUDA);
+  for (DLTensor* f : {&qs, &ks, &vs}) f->dtype = {kDLFloat, 32, 1};
+  attn_kernel_args f8 = a;
+  DLTensor q8 = q, k8 = k, v8 = v;
+  for (DLTensor* t : {&q8, &k8, &v8}) t->dtype = {ATTN_DL_FLOAT8_E4M3FN, 8, 1};
+  f8.q = &q8, f8.k = &k8, f8.v = &v8, f8.q_descale = &qs, f8.k_descale = &ks;
+  BOOST_TEST(fill_cuda_params(info, &f8, p).find("descale factors are for fp8 kernels") != std::string::npos);
+  info.dtype = ScalarType::F8E4M3;
+  BOOST_REQUIRE(fill_cuda_params(info, &f8, p).empty());
+  BOOST_TEST((p.descale[0] && p.descale_stride[0][0] == 0 && p.descale_stride[0][1] == 0));
+  BOOST_TEST((p.descale[1] && p.descale_stride[1][0] == 2 && p.descale_stride[1][1] == 1 && !p.descale[2]));
+  f8.v_descale = &vs;
+  BOOST_TEST(fill_cuda_params(info, &f8, p).find("v_descale must be f32 [1] or [2, 2]") != std::string::npos);
+  f8.v_descale = nullptr, f8.out = &q8;
+  BOOST_TEST(fill_cuda_params(info, &f8, p).find("q, k and v must be e4m3 and out bf16") !=
+             std::string::npos);
 }

@@ -43,6 +43,14 @@ KernelInputs make_inputs(const KernelIR& ir, int64_t lq, int64_t lkv, std::mt199
   in.q = random_tensor(t, {B, Hq, lq, D}, rng);
   in.k = random_tensor(t, {B, Hkv, lkv, D}, rng);
   in.v = random_tensor(t, {B, Hkv, lkv, Dv}, rng);
+  if (is_fp8(ir.options.dtype)) {  // descale factors: one for Q, one per (batch entry, kv head) for K and V
+    in.q_descale = HostTensor(ScalarType::F32, {1});
+    in.q_descale.set(0, 0.75);
+    for (HostTensor* f : {&in.k_descale, &in.v_descale}) {
+      *f = HostTensor(ScalarType::F32, {B, Hkv});
+      for (int64_t i = 0; i < f->numel(); ++i) f->set(i, 0.5 + 0.25 * static_cast<double>(i));
+    }
+  }
   const int64_t len = std::max(lq, lkv);
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Scalar) {
@@ -129,6 +137,16 @@ void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const Ker
   }
 }
 
+/// An FP8 kernel's K and V descale factors of a ragged batch or paged cache: one per (sequence, kv
+/// head).
+void per_sequence_descales(KernelInputs& in, int64_t sequences) {
+  for (HostTensor* f : {&in.k_descale, &in.v_descale}) {
+    if (f->shape.empty()) continue;
+    *f = HostTensor(ScalarType::F32, {sequences, f->shape[1]});
+    for (int64_t i = 0; i < f->numel(); ++i) f->set(i, 0.5 + 0.125 * static_cast<double>(i % 7));
+  }
+}
+
 /// A ragged batch for `ir` (runtime/CudaRagged.h: one launch per sequence on views of the packed
 /// tensors): sequences with no queries, no keys, one of each, more queries than keys and the
 /// reverse, and a long one that splits its keys; buffers as make_inputs' over the longest.
@@ -146,6 +164,7 @@ KernelInputs make_ragged_inputs(const KernelIR& ir, std::mt19937& rng) {
   in.k = random_tensor(in.k.type, {tk, in.k.shape[1], in.k.shape[3]}, rng);
   in.v = random_tensor(in.v.type, {tk, in.v.shape[1], in.v.shape[3]}, rng);
   in.cu_seqlens_q = cu_q, in.cu_seqlens_k = cu_k;
+  per_sequence_descales(in, int64_t(q_lens.size()));
   return in;
 }
 
@@ -177,6 +196,7 @@ KernelInputs make_paged_inputs(const KernelIR& ir, std::mt19937& rng, int64_t pa
   }
   cu.set(int64_t(q_lens.size()), double(row));
   in.cu_seqlens_q = cu, in.page_table = table, in.kv_lens = lens;
+  per_sequence_descales(in, int64_t(q_lens.size()));
   return in;
 }
 

@@ -12,6 +12,12 @@ typedef __half2 attn_elem2;
 #else
 typedef float attn_elem;
 #endif
+#ifndef ATTN_FP8
+#define ATTN_FP8 0  // 1: Q, K and V are FP8 bytes (attn_fp8.cuh follows), computed as bf16
+#endif
+#if !ATTN_FP8
+typedef attn_elem attn_in;  ///< Q, K and V in global memory
+#endif
 
 namespace attn_dev {
 

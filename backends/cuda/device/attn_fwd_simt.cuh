@@ -22,7 +22,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FW
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const CtaRows cr(p, BM);
   const int b = cr.b, z = cr.z;
-  const attn_elem *gQ = cr.q_tile(p), *gK = cr.k_head(p), *gV = cr.v_head(p);
+  const attn_in *gQ = cr.q_tile(p), *gK = cr.k_head(p), *gV = cr.v_head(p);
 
   for (int i = tid; i < BM * D; i += ATTN_THREADS) {
     const int r = i / D, c = i % D;
@@ -67,8 +67,9 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FW
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
       const int q = cr.q(warp * ROWS + r), h = cr.h(warp * ROWS + r);
-      const float x =
-          checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
+      const float x = checked && !element_allowed(p, b, h, q, k0 + lane)
+                          ? -inf()
+                          : log2_score(p, descaled_dot(cr, s[r]), b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
       const float base = softmax_base(m);
       const float scale_old = softmax_weight(row_max[r], exp2_approx(row_max[r] - base));
@@ -105,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(ATTN_FW
       continue;
     }
     float lse;
-    const float norm = finish_row(row_max[r], row_sum[r], sink_logit(p, b, h, q), &lse);
+    const float norm = finish_row(row_max[r], row_sum[r], sink_logit(p, b, h, q), &lse) * out_descale(cr);
     attn_elem* gO =
         static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll

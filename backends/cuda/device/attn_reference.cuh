@@ -20,16 +20,25 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
   const int z = static_cast<int>(row / (static_cast<long long>(p.q_len) * p.q_heads));  // the entry
   const int b = z + p.batch_base;  // the mask's and score's b
   const int kvh = h / (p.q_heads / p.kv_heads);
-  const attn_elem* qr =
-      static_cast<const attn_elem*>(p.q) + z * p.q_stride[0] + h * p.q_stride[1] + q * p.q_stride[2];
+  const attn_in* qr =
+      static_cast<const attn_in*>(p.q) + z * p.q_stride[0] + h * p.q_stride[1] + q * p.q_stride[2];
+  // An FP8 call's descale factors of (b, kv head): Q's times K's on the scores, V's on Out.
+  double qk_descale = 1, v_descale = 1;
+#if ATTN_FP8
+  auto factor = [&](int t) {
+    return p.descale[t] ? double(p.descale[t][b * p.descale_stride[t][0] + kvh * p.descale_stride[t][1]])
+                        : 1.0;
+  };
+  qk_descale = factor(0) * factor(1), v_descale = factor(2);
+#endif
   auto score_at = [&](int kv) -> double {
     if (!attn_mask(b, h, q, kv, p)) return -attn_dev::inf();
-    const attn_elem* kr =
-        attn_dev::key_row(p, static_cast<const attn_elem*>(p.k) + z * p.k_stride[0] + kvh * p.k_stride[1], kv,
+    const attn_in* kr =
+        attn_dev::key_row(p, static_cast<const attn_in*>(p.k) + z * p.k_stride[0] + kvh * p.k_stride[1], kv,
                           p.k_stride[2], p.k_page_stride);
     double dot = 0;
     for (int d = 0; d < ATTN_D; ++d) dot += static_cast<double>(attn_dev::to_f32(qr[d])) * attn_dev::to_f32(kr[d]);
-    return attn_score(static_cast<float>(dot * p.scale), b, h, q, kv, p);
+    return attn_score(static_cast<float>(dot * qk_descale * p.scale), b, h, q, kv, p);
   };
   double m = -attn_dev::inf();
   for (int kv = lane; kv < p.kv_len; kv += 32) m = fmax(m, score_at(kv));
@@ -43,9 +52,9 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
       if (s == -attn_dev::inf()) continue;
       const double w = exp(s - m);
       sum += w;
-      const attn_elem* vr =
-          attn_dev::key_row(p, static_cast<const attn_elem*>(p.v) + z * p.v_stride[0] + kvh * p.v_stride[1],
-                            kv, p.v_stride[2], p.v_page_stride);
+      const attn_in* vr =
+          attn_dev::key_row(p, static_cast<const attn_in*>(p.v) + z * p.v_stride[0] + kvh * p.v_stride[1], kv,
+                            p.v_stride[2], p.v_page_stride);
       for (int c = 0; c < ATTN_DV; ++c) acc[c] += w * attn_dev::to_f32(vr[c]);
     }
   }
@@ -62,6 +71,6 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
     sum = sum * keep + exp(t - top);
     m = top;
   }
-  for (int c = 0; c < ATTN_DV; ++c) r.out[row * ATTN_DV + c] = sum > 0 ? acc[c] / sum : 0.0;
+  for (int c = 0; c < ATTN_DV; ++c) r.out[row * ATTN_DV + c] = sum > 0 ? acc[c] * v_descale / sum : 0.0;
   r.lse[row] = sum > 0 ? m + log(sum) : -attn_dev::inf();
 }

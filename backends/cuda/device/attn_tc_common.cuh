@@ -35,7 +35,8 @@ __device__ __forceinline__ unsigned pack2(float lo, float hi) {
 /// shared memory, XOR-swizzled across whole rows (SLABS false, for ldmatrix) or as wgmma's
 /// 64-column slabs (SLABS true); row r is at row_at(r). Rows outside [first_row, valid_rows) are
 /// zero-filled and never read from global (their copy names row first_row's address, reading
-/// nothing).
+/// nothing). FP8 rows are loaded 8 bytes at a time and stored converted to bf16 (attn_fp8.cuh):
+/// done when this returns, which the pipeline's waits and barriers take as an early landing.
 template <int ROWS, int COLS, bool SLABS, class RowAt>
 __device__ __forceinline__ void load_rows_async(attn_elem* smem, const RowAt& row_at, int first_row,
                                                 int valid_rows, int tid) {
@@ -47,15 +48,23 @@ __device__ __forceinline__ void load_rows_async(attn_elem* smem, const RowAt& ro
     if (kChunks % ATTN_THREADS == 0 || c < kChunks) {
       const int row = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
       const bool valid = row >= first_row && row < valid_rows;
-      const attn_elem* src = valid ? row_at(row) + col : row_at(first_row);
-      cp_async16(smem + (SLABS ? slab_swz<ROWS>(row, col) : swz<COLS>(row, col)), src, valid);
+      const attn_in* src = valid ? row_at(row) + col : row_at(first_row);
+      attn_elem* dst = smem + (SLABS ? slab_swz<ROWS>(row, col) : swz<COLS>(row, col));
+#if ATTN_FP8
+      const uint2 raw = valid ? *reinterpret_cast<const uint2*>(src) : make_uint2(0u, 0u);
+      unsigned v[4];
+      fp8x8_to_bf16(raw.x, raw.y, v);
+      *reinterpret_cast<uint4*>(dst) = make_uint4(v[0], v[1], v[2], v[3]);
+#else
+      cp_async16(dst, src, valid);
+#endif
     }
   }
 }
 
 /// load_rows_async over rows `stride` elements apart from `gmem`.
 template <int ROWS, int COLS, bool SLABS>
-__device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem* gmem, long long stride,
+__device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_in* gmem, long long stride,
                                                 int valid_rows, int tid, int first_row = 0) {
   load_rows_async<ROWS, COLS, SLABS>(
       smem, [=](int r) { return gmem + r * stride; }, first_row, valid_rows, tid);
@@ -68,7 +77,7 @@ __device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem
 template <int BM, int BN, int D, int DV, int STAGES, bool SLABS>
 struct CtaStream {
   CtaRows rows;
-  const attn_elem *gQ, *gK, *gV;
+  const attn_in *gQ, *gK, *gV;
   attn_elem *sQ, *sK, *sV;
   KeyTiles tiles;
   int first;  ///< the first key tile to visit (tiles.kv_tiles when there is none)
@@ -101,7 +110,7 @@ struct CtaStream {
     if (fetch < tiles.kv_tiles) {
       const int n = min(BN, p.kv_len - fetch * BN), k0 = fetch * BN;
       if (p.page_table && p.page_size % BN != 0) {  // a tile across pages: each row through the table
-        const attn_elem *k = gK, *v = gV;
+        const attn_in *k = gK, *v = gV;
         load_rows_async<BN, D, SLABS>(
             sK + s * BN * D, [&](int r) { return key_row(p, k, k0 + r, p.k_stride[2], p.k_page_stride); }, 0,
             n, tid);
@@ -162,7 +171,9 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       const int r = row0 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
-      s[j][e] = (allowed >> (j * 4 + e)) & 1ull ? log2_score(p, s[j][e], b, cr.h(r), cr.q(r), kv) : -inf();
+      s[j][e] = (allowed >> (j * 4 + e)) & 1ull
+                    ? log2_score(p, descaled_dot(cr, s[j][e]), b, cr.h(r), cr.q(r), kv)
+                    : -inf();
       tile_max[e / 2] = fmaxf(tile_max[e / 2], s[j][e]);
     }
   }
@@ -257,7 +268,7 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
     } else if (cr.present(i)) {
       float lse;
-      const float norm = finish_row(row_max[r], sum, sink_logit(p, cr.b, h, q), &lse);
+      const float norm = finish_row(row_max[r], sum, sink_logit(p, cr.b, h, q), &lse) * out_descale(cr);
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll

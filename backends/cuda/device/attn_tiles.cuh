@@ -29,15 +29,15 @@ __device__ __forceinline__ const attn_cuda_params& enter_launch(const attn_cuda_
     const attn_cuda_launch l = call.launches[w[0]];
     attn_cuda_params& p = cta_params;
     if (l.sequence >= 0) {  // the sequence's views of the packed tensors, its lengths and index
-      p.q = static_cast<const attn_elem*>(call.q) + l.q_row * call.q_stride[2];
+      p.q = static_cast<const attn_in*>(call.q) + l.q_row * call.q_stride[2];
       p.out = static_cast<attn_elem*>(call.out) + l.q_row * call.out_stride[2];
       if (call.lse) p.lse = call.lse + l.q_row * call.lse_stride[2];
       if (call.max) p.max = call.max + l.q_row * call.max_stride[2];
       if (call.page_table) {
         p.page_table = call.page_table + l.table_row;
       } else {
-        p.k = static_cast<const attn_elem*>(call.k) + l.k_row * call.k_stride[2];
-        p.v = static_cast<const attn_elem*>(call.v) + l.k_row * call.v_stride[2];
+        p.k = static_cast<const attn_in*>(call.k) + l.k_row * call.k_stride[2];
+        p.v = static_cast<const attn_in*>(call.v) + l.k_row * call.v_stride[2];
       }
       p.batch = 1, p.q_len = l.q_len, p.kv_len = l.kv_len, p.q_first = l.q_first, p.batch_base = l.sequence;
     }
@@ -79,8 +79,9 @@ __device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) {
 
 /// Row j of the keys (or values) of one head whose row 0 is `head`: `stride` elements apart, or
 /// with a paged cache (p.page_table) row j % page_size of page page_table[j / page_size].
-__device__ __forceinline__ const attn_elem* key_row(const attn_cuda_params& p, const attn_elem* head, int j,
-                                                    long long stride, long long page_stride) {
+template <class T>
+__device__ __forceinline__ const T* key_row(const attn_cuda_params& p, const T* head, int j, long long stride,
+                                            long long page_stride) {
   if (!p.page_table) return head + j * stride;
   return head + p.page_table[j / p.page_size] * page_stride + (j % p.page_size) * stride;
 }
@@ -109,6 +110,9 @@ struct CtaRows {
       h0 = block_y(), q0 = qt * block_m, h_step = 0, q_step = 1, row_lo = max(0, p.q_first - q0);
       rows = min(block_m, p.q_len - q0), plan_tile = qt, row_stride = p.q_stride[2];
     }
+#if ATTN_FP8
+    read_descales(p);
+#endif
   }
   __device__ __forceinline__ int q(int i) const { return q0 + i * q_step; }
   __device__ __forceinline__ int h(int i) const { return h0 + i * h_step; }
@@ -117,16 +121,49 @@ struct CtaRows {
   /// The key/value head (grouped-query attention: q_heads / kv_heads query heads share one).
   __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
   /// Tile row 0 of Q (later rows row_stride apart), and row 0 of the key/value head's K and V.
-  __device__ __forceinline__ const attn_elem* q_tile(const attn_cuda_params& p) const {
-    return static_cast<const attn_elem*>(p.q) + z * p.q_stride[0] + h0 * p.q_stride[1] + q0 * p.q_stride[2];
+  __device__ __forceinline__ const attn_in* q_tile(const attn_cuda_params& p) const {
+    return static_cast<const attn_in*>(p.q) + z * p.q_stride[0] + h0 * p.q_stride[1] + q0 * p.q_stride[2];
   }
-  __device__ __forceinline__ const attn_elem* k_head(const attn_cuda_params& p) const {
-    return static_cast<const attn_elem*>(p.k) + z * p.k_stride[0] + kv_head(p) * p.k_stride[1];
+  __device__ __forceinline__ const attn_in* k_head(const attn_cuda_params& p) const {
+    return static_cast<const attn_in*>(p.k) + z * p.k_stride[0] + kv_head(p) * p.k_stride[1];
   }
-  __device__ __forceinline__ const attn_elem* v_head(const attn_cuda_params& p) const {
-    return static_cast<const attn_elem*>(p.v) + z * p.v_stride[0] + kv_head(p) * p.v_stride[1];
+  __device__ __forceinline__ const attn_in* v_head(const attn_cuda_params& p) const {
+    return static_cast<const attn_in*>(p.v) + z * p.v_stride[0] + kv_head(p) * p.v_stride[1];
   }
+#if ATTN_FP8
+  /// An FP8 call's descale factors of the rows' (b, key/value head): Q's times K's, which the
+  /// scores take, and V's, which the output takes.
+  float qk_descale, v_descale;
+  __device__ __forceinline__ void read_descales(const attn_cuda_params& p) {
+    const int hk = kv_head(p);
+    auto factor = [&](int t) {
+      return p.descale[t] ? p.descale[t][b * p.descale_stride[t][0] + hk * p.descale_stride[t][1]] : 1.f;
+    };
+    qk_descale = factor(0) * factor(1), v_descale = factor(2);
+  }
+#endif
 };
+
+/// Q.K of an element of the rows `cr` as the score takes it: with FP8 inputs, times the descale
+/// factors of Q and K.
+__device__ __forceinline__ float descaled_dot(const CtaRows& cr, float dot) {
+#if ATTN_FP8
+  return dot * cr.qk_descale;
+#else
+  (void)cr;
+  return dot;
+#endif
+}
+
+/// What a row's normalized output is multiplied by: V's descale factor with FP8 inputs, else 1.
+__device__ __forceinline__ float out_descale(const CtaRows& cr) {
+#if ATTN_FP8
+  return cr.v_descale;
+#else
+  (void)cr;
+  return 1.f;
+#endif
+}
 
 /// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
 /// split-KV, only those of the CTA's share (an equal run of tile indices).
@@ -259,7 +296,7 @@ __device__ __forceinline__ void finish_split(const attn_cuda_params& p, const Ct
                                       sink_logit(p, cr.b, h, q), c == 0 ? &lse : 0, c == 0 ? &max : 0);
     attn_elem* gO =
         static_cast<attn_elem*>(p.out) + z * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
-    from_f32(v, gO + c);
+    from_f32(v * out_descale(cr), gO + c);
     if (c == 0) store_row_stats(p, z, h, q, lse, max);
   }
   if (threadIdx.x == 0) *done = 0;

@@ -109,6 +109,13 @@ typedef struct attn_cuda_params {
    *  ATTN_RETURN_MAX 1 (the kernel option return_max). Strides as lse's. */
   float* max;
   long long max_stride[3];
+  /** FP8 kernels (ATTN_FP8 1: Q, K and V one FP8 byte each, Out bf16): the descale factors of Q,
+   *  K and V (f32, device memory), or 0 for 1. The factor of the mask's batch index b and
+   *  key/value head hk is descale[t][b * descale_stride[t][0] + hk * descale_stride[t][1]]: strides
+   *  {0, 0} for one factor per tensor, the tensor's own for [B, Hkv] (a ragged batch's B is its
+   *  sequences). Query head h takes its key/value head's. */
+  const float* descale[3];
+  long long descale_stride[3][2];
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */

@@ -5,7 +5,7 @@
 #ifndef ATTN_CAUSAL_BF16_128_CUDA_H
 #define ATTN_CAUSAL_BF16_128_CUDA_H
 
-// [fixed text: cuda device library cuda_abi.h, 114 lines]
+// [fixed text: cuda device library cuda_abi.h, 121 lines]
 
 #define ATTN_CAUSAL_BF16_128_ENTRY "attn_fwd_causal_bf16_128"
 #define ATTN_CAUSAL_BF16_128_THREADS 256

@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_90a; it runs on sm_90a only); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 114 lines]
+// [fixed text: cuda device library cuda_abi.h, 121 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_causal_bf16_128
@@ -26,7 +26,7 @@
 #define ATTN_RETURN_MAX 0 /* 1: the call passes p.max, each row's largest kept score */
 #define ATTN_SCALE 0.088388347648318433 /* softmax scale; the launcher passes it in p.scale */
 
-// [fixed text: cuda device library attn_common.cuh, 52 lines]
+// [fixed text: cuda device library attn_common.cuh, 58 lines]
 
 // [fixed text: cuda device library attn_expr.cuh, 76 lines]
 
@@ -75,11 +75,11 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 // [fixed text: cuda device library attn_split_merge.cuh, 74 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 297 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 334 lines]
 
 // [fixed text: cuda device library attn_mma_layout.cuh, 63 lines]
 
-// [fixed text: cuda device library attn_tc_common.cuh, 273 lines]
+// [fixed text: cuda device library attn_tc_common.cuh, 284 lines]
 
 // [fixed text: cuda device library attn_wgmma_layout.cuh, 37 lines]
 

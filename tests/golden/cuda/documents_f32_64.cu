@@ -4,7 +4,7 @@
 // Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the
 // host launcher at the end.
 
-// [fixed text: cuda device library cuda_abi.h, 114 lines]
+// [fixed text: cuda device library cuda_abi.h, 121 lines]
 
 // ---- Configuration ----------------------------------------------------------------
 #define ATTN_ENTRY attn_fwd_documents_f32_64
@@ -24,7 +24,7 @@
 #define ATTN_RETURN_MAX 0 /* 1: the call passes p.max, each row's largest kept score */
 #define ATTN_SCALE 0.125 /* softmax scale; the launcher passes it in p.scale */
 
-// [fixed text: cuda device library attn_common.cuh, 52 lines]
+// [fixed text: cuda device library attn_common.cuh, 58 lines]
 
 // [fixed text: cuda device library attn_expr.cuh, 76 lines]
 
@@ -148,9 +148,9 @@ attn-tile-plan-end */
 
 // [fixed text: cuda device library attn_split_merge.cuh, 74 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 297 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 334 lines]
 
-// [fixed text: cuda device library attn_fwd_simt.cuh, 119 lines]
+// [fixed text: cuda device library attn_fwd_simt.cuh, 120 lines]
 
 #if !defined(__CUDACC_RTC__)
 // ---- Host launcher (nvcc builds only) -------------------------------------------------

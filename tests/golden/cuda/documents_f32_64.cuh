@@ -5,7 +5,7 @@
 #ifndef ATTN_DOCUMENTS_F32_64_CUDA_H
 #define ATTN_DOCUMENTS_F32_64_CUDA_H
 
-// [fixed text: cuda device library cuda_abi.h, 114 lines]
+// [fixed text: cuda device library cuda_abi.h, 121 lines]
 
 #define ATTN_DOCUMENTS_F32_64_ENTRY "attn_fwd_documents_f32_64"
 #define ATTN_DOCUMENTS_F32_64_THREADS 128
