@@ -122,13 +122,15 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   p.kv_len = static_cast<int>(r.k->shape[2]);
   p.scale = static_cast<float>(r.scale);
   p.scale_log2 = static_cast<float>(r.scale / std::log(2.0));
-  for (int t = 0; t < 3; ++t)  // one factor, or one per (batch entry, key/value head)
+  // One factor, or one per (batch index b, key/value head): rows for every b the launch's mask sees
+  // (B of them, or more when the caller sets batch_base).
+  for (int t = 0; t < 3; ++t)
     if (const HostTensor* f = r.descale[t]) {
-      if (f->type != ScalarType::F32 || !(f->numel() == 1 || f->shape == std::vector<int64_t>{B, p.kv_heads}))
+      const bool per_head = f->shape.size() == 2 && f->shape[0] >= B && f->shape[1] == p.kv_heads;
+      if (f->type != ScalarType::F32 || !(f->shape == std::vector<int64_t>{1} || per_head))
         throw CudaError("descale factors must be f32 [1] or [B, Hkv]");
       p.descale[t] = static_cast<const float*>(ptr(upload(*f)));
-      if (f->numel() > 1 || f->shape.size() == 2)
-        p.descale_stride[t][0] = p.kv_heads, p.descale_stride[t][1] = 1;
+      if (per_head) p.descale_stride[t][0] = p.kv_heads, p.descale_stride[t][1] = 1;
     }
   for (size_t i = 0; i < r.buffers.size(); ++i) {
     const HostTensor& t = *r.buffers[i].tensor;

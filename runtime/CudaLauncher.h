@@ -24,7 +24,8 @@ struct CudaLaunchRequest {
   const HostTensor* q = nullptr;  ///< [B, Hq, Lq, D] in the kernel's dtype
   const HostTensor* k = nullptr;  ///< [B, Hkv, Lkv, D]
   const HostTensor* v = nullptr;  ///< [B, Hkv, Lkv, Dv]
-  /// An FP8 kernel's descale factors of Q, K and V: f32 [1] or [B, Hkv]; null: 1.
+  /// An FP8 kernel's descale factors of Q, K and V: f32 [1] or [B, Hkv] (or more rows, for a launch
+  /// whose batch_base the caller sets); null: 1.
   const HostTensor* descale[3] = {nullptr, nullptr, nullptr};
   std::vector<CudaTensorArg> buffers;
   std::vector<double> scalars;  ///< scalar arguments in declaration order

@@ -233,9 +233,9 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const CudaM
     for (size_t s = 0; s < seqs.size(); ++s) {
       const CudaSequence& sq = seqs[s];
       if (sq.q_len == 0) continue;
-      if (sq.k_len == 0) {  // no keys: Out 0, LSE -inf
+      if (sq.k_len == 0) {  // no keys: Out 0, LSE -inf (with a sink its logit, not checked here: NaN)
         want[s].out.assign(size_t(hq * sq.q_len * dv), 0.0);
-        want[s].lse.assign(size_t(hq * sq.q_len), -INFINITY);
+        want[s].lse.assign(size_t(hq * sq.q_len), k.sink ? NAN : -INFINITY);
         continue;
       }
       const HostTensor qs = sequence_rows(q, sq.q_row, sq.q_len), ks = sequence_rows(kt, cu_k[s], sq.k_len),
@@ -326,7 +326,7 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const CudaM
             const double a = out.get((t * hq + h) * dv + c), b = want[s].out[size_t(row * dv + c)];
             worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
           }
-          if (k.lse) {
+          if (k.lse && !std::isnan(want[s].lse[size_t(row)])) {
             const double a = lse.get(t * hq + h), b = want[s].lse[size_t(row)];
             lse_worst =
                 std::max(lse_worst, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
@@ -387,6 +387,18 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     }
     std::vector<HostTensor> buffers = make_buffers(k.args, s.hq, std::max(s.lq, s.lkv), rng);
     CudaLaunchRequest req = request_for(k, q, *kt, *v, buffers);
+    // An FP8 kernel's descale factors: one for Q, one per (b, kv head) for K and V, over every b
+    // the mask sees (batch_base on).
+    HostTensor descales[3];
+    if (k.info.dtype == ScalarType::F8E4M3 || k.info.dtype == ScalarType::F8E5M2) {
+      descales[0] = HostTensor(ScalarType::F32, {1});
+      descales[0].set(0, 0.75);
+      for (int t : {1, 2}) {
+        descales[t] = HostTensor(ScalarType::F32, {s.b + s.batch_base, s.hkv});
+        for (int64_t i = 0; i < descales[t].numel(); ++i) descales[t].set(i, 0.5 + 0.25 * double(i % 5));
+      }
+      for (int t = 0; t < 3; ++t) req.descale[t] = &descales[t];
+    }
     // One upload for both: the reference ignores the tile plan and the launch layout.
     CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
     L.params.batch_base = s.batch_base;  // the forward, its reference, the backward and its reference

@@ -26,6 +26,7 @@ Kit load_kit(const fs::path& cu) {
   k.info = parse_cuda_launch_info(k.source);
   k.args = parse_args(k.source, k.lse);
   k.max = k.source.find("\n#define ATTN_RETURN_MAX 1 ") != std::string::npos;
+  k.sink = k.source.find("\n#define ATTN_SINK 1\n") != std::string::npos;
   const fs::path backward = cu.parent_path() / (cu.stem().string() + "_backward.cu");
   if (fs::exists(backward)) k.backward = backward;
   return k;

@@ -23,6 +23,7 @@ struct Kit {
   std::vector<ArgSpec> args;
   bool lse = false;
   bool max = false;                ///< it writes row maxima (return_max)
+  bool sink = false;               ///< it has a sink (a row without keys then has the sink's LSE)
   std::filesystem::path backward;  ///< NAME_backward.cu beside it (attnc compile --backward), or empty
 };
 
