@@ -15,28 +15,32 @@ typedef unsigned char attn_in;  ///< Q, K and V in global memory: one FP8 byte e
 
 namespace attn_dev {
 
-/// The value of FP8 byte x: E4M3 (bias 7, 3 mantissa bits, no infinities: S.1111.111 is NaN) or,
-/// with ATTN_FP8_E5M2, E5M2 (bias 15, 2 mantissa bits, IEEE infinities and NaNs). Exact.
-ATTN_HD float fp8_to_f32(unsigned x) {
-  const unsigned sign = (x & 0x80u) << 24;
+/// The bf16 bits of FP8 byte x, exact: E4M3 (bias 7, 3 mantissa bits, no infinities:
+/// S.1111.111 is NaN) or, with ATTN_FP8_E5M2, E5M2 (bias 15, 2 mantissa bits, IEEE infinities and
+/// NaNs). A normal value moves its exponent and mantissa fields over as they are (rebiased); the
+/// rare others (zeros and subnormals through an exact f32 product of normal numbers, so that no
+/// flush to zero can touch them; infinities and NaNs) take a branch of their own.
+ATTN_HD unsigned fp8_to_bf16_bits(unsigned x) {
+  const unsigned sign = (x & 0x80u) << 8, em = x & 0x7fu;
 #if ATTN_FP8_E5M2
-  const unsigned e = (x >> 2) & 0x1fu, m = x & 3u;
-  if (e == 31) return __int_as_float(static_cast<int>(sign | 0x7f800000u | (m << 21)));  // inf, NaN
-  if (e == 0) return (sign ? -1.f : 1.f) * static_cast<float>(m) * (1.f / 65536.f);      // m 2^-16
-  return __int_as_float(static_cast<int>(sign | ((e + 112u) << 23) | (m << 21)));
+  unsigned mag = (em << 5) + (112u << 7);  // bias 15 -> 127
+  if (em < 4u || em >= 0x7cu)
+    mag = em >= 0x7cu ? 0x7f80u | ((em & 3u) << 5)                                        // infinity, NaN
+                      : __float_as_uint(static_cast<float>(em) * (1.f / 65536.f)) >> 16;  // m 2^-16
 #else
-  const unsigned e = (x >> 3) & 0xfu, m = x & 7u;
-  if (e == 15 && m == 7) return __int_as_float(0x7fc00000);
-  if (e == 0) return (sign ? -1.f : 1.f) * static_cast<float>(m) * (1.f / 512.f);  // m 2^-9
-  return __int_as_float(static_cast<int>(sign | ((e + 120u) << 23) | (m << 20)));
+  unsigned mag = (em << 4) + (120u << 7);  // bias 7 -> 127
+  if (em < 8u || em == 0x7fu)
+    mag =
+        em == 0x7fu ? 0x7fc0u : __float_as_uint(static_cast<float>(em) * (1.f / 512.f)) >> 16;  // NaN; m 2^-9
 #endif
+  return sign | mag;
 }
+
+/// The value of FP8 byte x (exact).
+ATTN_HD float fp8_to_f32(unsigned x) { return __int_as_float(static_cast<int>(fp8_to_bf16_bits(x) << 16)); }
 
 /// An element of Q, K or V as f32 (the SIMT kernel's loads).
 ATTN_HD float to_f32(attn_in x) { return fp8_to_f32(x); }
-
-/// The bf16 bits of FP8 byte x (exact: the low half of its f32 bits is zero).
-ATTN_HD unsigned fp8_to_bf16_bits(unsigned x) { return __float_as_uint(fp8_to_f32(x)) >> 16; }
 
 /// Eight FP8 bytes (`lo` holds bytes 0-3, lowest first) as four bf16 pairs, element 2i in the low
 /// half of out[i]: one 16-byte chunk of a bf16 tile row.
