@@ -281,6 +281,7 @@ double check_sequences(CudaDevice& device, const CudaModule& module, const CudaM
     p.out = upload(out.bytes.data(), out.bytes.size());
     p.lse = static_cast<float*>(upload(lse.bytes.data(), lse.bytes.size()));
     p.lse = k.lse ? p.lse : nullptr;
+    p.max = nullptr;  // the prepared launch's maxima are one dense row's: not this batch's (not checked here)
     p.q_stride[0] = 0, p.q_stride[1] = d, p.q_stride[2] = hq * d;
     p.out_stride[0] = 0, p.out_stride[1] = dv, p.out_stride[2] = hq * dv;
     p.k_stride[0] = 0, p.k_stride[1] = d, p.k_stride[2] = hkv * d;
