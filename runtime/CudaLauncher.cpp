@@ -80,7 +80,6 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   if (Lq > INT32_MAX || r.k->shape[2] > INT32_MAX) throw CudaError("sequence lengths must fit in 32 bits");
 
   CudaPreparedLaunch L;
-  L.memory.reserve(12 + r.buffers.size());  // stable addresses for the pointers below
   auto upload = [&](const HostTensor& t) -> const CudaBuffer& {
     L.memory.push_back(device.alloc(t.bytes.size()));
     device.upload(L.memory.back(), t.bytes.data(), t.bytes.size());

@@ -2,6 +2,7 @@
 // downloads, and turns the device error word into a clear error.
 #pragma once
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,9 @@ struct CudaLaunchResult {
 
 /// Device copies of a request's tensors and the parameter block that points at them.
 struct CudaPreparedLaunch {
-  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, max, error word, descales, buffers
+  /// q, k, v, out, lse, max, error word, descales, buffers, tile plan: a deque, so that the block's
+  /// pointers into it stay valid as it grows.
+  std::deque<CudaBuffer> memory;
   CudaSplitWorkspace split;        ///< partial rows and counters of a split-KV launch
   attn_cuda_params params{};
   unsigned grid[3] = {1, 1, 1};

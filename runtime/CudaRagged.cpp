@@ -67,13 +67,12 @@ std::string check_paged_layout(const std::vector<int64_t>& cu_q, const PagedLayo
 attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const CudaSequence& s, int index,
                                       size_t in_bytes, size_t out_bytes, int64_t table_stride) {
   attn_cuda_params p = packed;
-  auto rows = [&](const void* base, int64_t row, long long stride, size_t elem_bytes = 0) {
-    return static_cast<const char*>(base) +
-           row * stride * static_cast<long long>(elem_bytes ? elem_bytes : in_bytes);
+  auto rows = [&](const void* base, int64_t row, long long stride, size_t elem_bytes) {
+    return static_cast<const char*>(base) + row * stride * static_cast<long long>(elem_bytes);
   };
   // Rows are positions: a paged sequence's rows start q_first before its first query.
   const int64_t q_row = s.q_row - s.q_first;
-  p.q = rows(packed.q, q_row, packed.q_stride[2]);
+  p.q = rows(packed.q, q_row, packed.q_stride[2], in_bytes);
   p.out = const_cast<char*>(rows(packed.out, q_row, packed.out_stride[2], out_bytes));
   if (packed.lse) p.lse = packed.lse + q_row * packed.lse_stride[2];
   if (packed.max) p.max = packed.max + q_row * packed.max_stride[2];
@@ -83,8 +82,8 @@ attn_cuda_params cuda_sequence_params(const attn_cuda_params& packed, const Cuda
     // A sequence without keys reads none; its K and V stay at the packed tensors' first row, so
     // that no address past their end (the last sequence's k_row may be Tk) is ever formed.
     const int64_t k_row = s.k_len > 0 ? s.k_row : 0;
-    p.k = rows(packed.k, k_row, packed.k_stride[2]);
-    p.v = rows(packed.v, k_row, packed.v_stride[2]);
+    p.k = rows(packed.k, k_row, packed.k_stride[2], in_bytes);
+    p.v = rows(packed.v, k_row, packed.v_stride[2], in_bytes);
   }
   p.batch = 1;
   p.q_len = static_cast<int>(s.q_first + s.q_len);

@@ -401,6 +401,23 @@ void check_gradients(const std::string& label, const GradientRequest& request, c
                label << " d" << b << " differs between runs");
 }
 
+/// The CUDA backward of `in` run twice into `got` and checked against `ref` (check_gradients: the two
+/// runs must give the same bits); false, with the error reported under `label`, when it throws.
+bool backward_twice_matches(const std::string& label, const KernelIR& ir, const KernelInputs& in,
+                            const GradientRequest& request, const KernelGradients& ref,
+                            CudaBackwardResult& got) {
+  CudaBackwardResult again;
+  try {
+    got = run_cuda_backward(ir, in, request);
+    again = run_cuda_backward(ir, in, request);
+  } catch (const std::exception& e) {
+    BOOST_ERROR(label << ": " << e.what());
+    return false;
+  }
+  check_gradients(label, request, got.gradients, again.gradients, ref, tolerance(ir.options.dtype));
+  return true;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
@@ -428,15 +445,8 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
         BOOST_CHECK_THROW(run_cuda_backward(*ir, in, request), std::exception);
         continue;
       }
-      CudaBackwardResult got, again;
-      try {
-        got = run_cuda_backward(*ir, in, request);
-        again = run_cuda_backward(*ir, in, request);
-      } catch (const std::exception& e) {
-        BOOST_ERROR(label << ": " << e.what());
-        continue;
-      }
-      check_gradients(label, request, got.gradients, again.gradients, ref, tolerance(ir->options.dtype));
+      CudaBackwardResult got;
+      if (!backward_twice_matches(label, *ir, in, request, ref, got)) continue;
       // Fully masked rows (first_rows_bf16, inf_rows_bf16: queries 0-4), rows whose scores are all
       // -inf and rows with a score at +Inf (inf_rows_bf16) have an infinite LSE and get dQ exactly 0.
       int infinite_rows = 0;
@@ -476,15 +486,7 @@ BOOST_AUTO_TEST_CASE(ragged_backward_matches_the_reference_backward) {
       BOOST_ERROR(name << ": the reference refused the ragged batch: " << e.what());
       continue;
     }
-    CudaBackwardResult got, again;
-    try {
-      got = run_cuda_backward(*ir, in, request);
-      again = run_cuda_backward(*ir, in, request);
-    } catch (const std::exception& e) {
-      BOOST_ERROR(name << " ragged: " << e.what());
-      continue;
-    }
-    check_gradients(std::string(name) + " ragged", request, got.gradients, again.gradients, ref,
-                    tolerance(ir->options.dtype));
+    CudaBackwardResult got;
+    backward_twice_matches(std::string(name) + " ragged", *ir, in, request, ref, got);
   }
 }
