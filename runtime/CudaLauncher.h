@@ -49,7 +49,7 @@ struct CudaPreparedLaunch {
   /// q, k, v, out, lse, max, error word, descales, buffers, tile plan: a deque, so that the block's
   /// pointers into it stay valid as it grows.
   std::deque<CudaBuffer> memory;
-  CudaSplitWorkspace split;        ///< partial rows and counters of a split-KV launch
+  CudaSplitWorkspace split;  ///< partial rows and counters of a split-KV launch
   attn_cuda_params params{};
   unsigned grid[3] = {1, 1, 1};
   HostTensor out, lse, max;  ///< host tensors of the right shape for the results
